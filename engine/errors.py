@@ -1,0 +1,21 @@
+"""The engine's errors: one root, one subclass per way a caller can be wrong."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.problems import Problem
+
+
+class EngineError(Exception):
+    """Root of every error the engine raises on purpose."""
+
+
+class InvalidReport(EngineError, ValueError):
+    """A hand report or score sheet that the rules refuse; ``problems`` lists every reason."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        self.problems: tuple[Problem, ...] = tuple(problems)
+        super().__init__("; ".join(problem.detail for problem in self.problems))

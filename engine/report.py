@@ -1,0 +1,223 @@
+"""What a table reports at the end of a hand (RULES.md §8, §11), as values and as the v1 wire form.
+
+A report carries facts only; points come from ``engine.scoring``. Reading the wire form turns
+names into enums and notes every name the rules do not know, so one answer can list every problem
+together with the consistency checks of ``engine.validation``. The JSON types themselves (an
+integer where an integer belongs, no unknown field) are guarded at the boundary before reading.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.cards import DISTANCE_VALUES, SAFETIES, Card
+from engine.problems import Problem, ProblemCode, pointer
+from engine.rules import Rules, UnknownVariant, UnsupportedPlayerCount, parse_variant
+from engine.scoring import Category
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SideReport:
+    """The facts one side reports.
+
+    ``distance`` is in km. ``cards`` holds the count of distance cards by face value when the
+    table counted its stacks (None when it only summed them). ``two_hundreds`` is the number of
+    200 km cards played, when known; it is always known when ``cards`` is given.
+    """
+
+    name: str = ""
+    distance: int = 0
+    cards: Mapping[int, int] | None = None
+    two_hundreds: int | None = None
+    safeties: tuple[Card, ...] = ()
+    coup_fourres: tuple[Card, ...] = ()
+    completed_trip: bool = False
+    delayed_action: bool = False
+    claims: tuple[Category, ...] = ()
+
+    @classmethod
+    def from_cards(cls, cards: Mapping[int, int], **facts: Any) -> SideReport:
+        """A report whose distance is given as counts of cards by face value."""
+        counts = {km: cards.get(km, 0) for km in DISTANCE_VALUES}
+        return cls(
+            distance=sum(km * count for km, count in counts.items()),
+            cards=counts,
+            two_hundreds=counts[200],
+            **facts,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The v1 wire form of this side."""
+        wire: dict[str, Any] = {"name": self.name}
+        if self.cards is not None:
+            wire["distance"] = {str(km): self.cards.get(km, 0) for km in DISTANCE_VALUES}
+        else:
+            wire["distance"] = self.distance
+            if self.two_hundreds is not None:
+                wire["two_hundreds"] = self.two_hundreds
+        wire["safeties"] = [str(card) for card in self.safeties]
+        wire["coup_fourres"] = [str(card) for card in self.coup_fourres]
+        wire["completed_trip"] = self.completed_trip
+        wire["delayed_action"] = self.delayed_action
+        if self.claims:
+            wire["claims"] = [str(claim) for claim in self.claims]
+        return wire
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandReport:
+    """The facts of one hand: each side's report, who called an extension, the target if given."""
+
+    sides: tuple[SideReport, ...]
+    extension_called_by: int | None = None
+    target: int | None = None
+    extension_callers: tuple[int, ...] = field(default=(), compare=False, repr=False)
+    """Every caller named, when a report names more than one (a refusal; see validation)."""
+
+    @property
+    def completer(self) -> int | None:
+        """The index of the first side that reports the trip completed, if any."""
+        for index, side in enumerate(self.sides):
+            if side.completed_trip:
+                return index
+        return None
+
+    def target_in_force(self, rules: Rules) -> int:
+        """The target the hand ended under: as given, or the one the rules and extension set."""
+        if self.target is not None:
+            return self.target
+        return rules.target(extended=self.extension_called_by is not None)
+
+    def to_dict(self, rules: Rules | None = None) -> dict[str, Any]:
+        """The v1 wire form; with ``rules``, a standalone report (players and variants included)."""
+        wire: dict[str, Any] = {}
+        if rules is not None:
+            wire["players"] = rules.players
+            wire["variants"] = rules.variants
+        if self.target is not None:
+            wire["target"] = self.target
+        wire["extension_called_by"] = self.extension_called_by
+        wire["sides"] = [side.to_dict() for side in self.sides]
+        return wire
+
+
+@dataclass(slots=True)
+class _Reader:
+    """Collects the problems found while reading names, each with its JSON pointer."""
+
+    problems: list[Problem] = field(default_factory=list)
+
+    def problem(self, code: ProblemCode, path: str, detail: str) -> None:
+        self.problems.append(Problem(code=code, path=path, detail=detail))
+
+
+def read_rules(data: Mapping[str, Any], prefix: str = "") -> tuple[Rules | None, list[Problem]]:
+    """Read ``players`` and ``variants``; None when the player count is unsupported.
+
+    Every unknown variant is reported; a game goes on reading with the default in its place.
+    """
+    reader = _Reader()
+    variants: dict[str, Any] = {}
+    for key, value in (data.get("variants") or {}).items():
+        try:
+            parse_variant(key, value)
+        except UnknownVariant as unknown:
+            reader.problem(
+                ProblemCode.UNKNOWN_VARIANT, prefix + pointer("variants", key), str(unknown)
+            )
+            continue
+        variants[key] = value
+    players = data.get("players")
+    try:
+        rules = Rules.for_players(players, variants) if isinstance(players, int) else None
+    except UnsupportedPlayerCount:
+        rules = None
+    if rules is None:
+        reader.problem(
+            ProblemCode.UNSUPPORTED_PLAYER_COUNT,
+            prefix + pointer("players"),
+            f"{players} seated players is not a Mille Bornes game: play with 2, 3, 4 "
+            "(two teams of two) or 6 (three teams of two).",
+        )
+    return rules, reader.problems
+
+
+def read_hand_report(data: Mapping[str, Any], prefix: str = "") -> tuple[HandReport, list[Problem]]:
+    """Read the hand part of a v1 report (``target``, ``extension_called_by``, ``sides``).
+
+    Unknown safety and claim names are reported and left out, so the consistency checks can
+    still run on the rest.
+    """
+    reader = _Reader()
+    sides = tuple(
+        _read_side(reader, side, prefix + pointer("sides", index), index)
+        for index, side in enumerate(data.get("sides") or ())
+    )
+    callers = _read_callers(data.get("extension_called_by"))
+    report = HandReport(
+        sides=sides,
+        extension_called_by=callers[0] if callers else None,
+        target=data.get("target"),
+        extension_callers=callers,
+    )
+    return report, reader.problems
+
+
+def _read_callers(value: int | Sequence[int] | None) -> tuple[int, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, int):
+        return (value,)
+    return tuple(value)
+
+
+def _read_side(reader: _Reader, data: Mapping[str, Any], path: str, index: int) -> SideReport:
+    name = data.get("name") or f"Side {chr(ord('A') + index) if index < 26 else index + 1}"
+    facts: dict[str, Any] = {
+        "name": name,
+        "safeties": _read_safeties(reader, data.get("safeties") or (), path + "/safeties", name),
+        "coup_fourres": _read_safeties(
+            reader, data.get("coup_fourres") or (), path + "/coup_fourres", name
+        ),
+        "completed_trip": bool(data.get("completed_trip", False)),
+        "delayed_action": bool(data.get("delayed_action", False)),
+        "claims": _read_claims(reader, data.get("claims") or (), path + "/claims", name),
+    }
+    distance = data.get("distance", 0)
+    if isinstance(distance, Mapping):
+        return SideReport.from_cards({int(km): count for km, count in distance.items()}, **facts)
+    return SideReport(distance=distance, two_hundreds=data.get("two_hundreds"), **facts)
+
+
+def _read_safeties(reader: _Reader, names: Sequence[str], path: str, side: str) -> tuple[Card, ...]:
+    cards: list[Card] = []
+    for position, name in enumerate(names):
+        if name in SAFETIES:
+            cards.append(Card(name))
+        else:
+            reader.problem(
+                ProblemCode.SAFETY_UNKNOWN,
+                f"{path}/{position}",
+                f"{side} lists {name!r}, which is not a safety; the safeties are "
+                f"{', '.join(SAFETIES)}.",
+            )
+    return tuple(cards)
+
+
+def _read_claims(
+    reader: _Reader, names: Sequence[str], path: str, side: str
+) -> tuple[Category, ...]:
+    claims: list[Category] = []
+    for position, name in enumerate(names):
+        if name in Category.__members__.values():
+            claims.append(Category(name))
+        else:
+            reader.problem(
+                ProblemCode.INVALID_FIELD,
+                f"{path}/{position}",
+                f"{side} claims {name!r}, which is not a score category; claims are "
+                f"{', '.join(Category)}.",
+            )
+    return tuple(claims)

@@ -1,0 +1,184 @@
+"""A game on paper: hands added up toward 5,000, and who won (RULES.md §10)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from enum import StrEnum
+from typing import Any
+
+from engine.errors import InvalidReport
+from engine.problems import Problem, ProblemCode, pointer
+from engine.report import HandReport, read_hand_report, read_rules
+from engine.rules import GAME_TARGET, GameTie, Rules
+from engine.scoring import HandScore, score_hand
+from engine.validation import check_report
+
+
+class GameStatus(StrEnum):
+    """Where a game stands after its last hand."""
+
+    IN_PROGRESS = "in_progress"
+    WON = "won"
+    TIED = "tied"
+
+
+class ScoreSheet:
+    """The hands of one game and the running totals they add up to.
+
+    >>> from engine.report import SideReport
+    >>> sheet = ScoreSheet(Rules.for_players(2), ("Ann", "Bob"))
+    >>> hand = HandReport(sides=(SideReport(distance=700, completed_trip=True, two_hundreds=0),
+    ...                          SideReport(distance=0)))
+    >>> for _ in range(3):
+    ...     _ = sheet.record(hand)
+    >>> sheet.totals, sheet.status, sheet.winner
+    ((5700, 0), <GameStatus.WON: 'won'>, 0)
+    """
+
+    __slots__ = ("rules", "names", "hands", "_totals_after")
+
+    def __init__(self, rules: Rules, names: Sequence[str]) -> None:
+        self.rules = rules
+        self.names = tuple(names)
+        self.hands: list[HandScore] = []
+        self._totals_after: list[tuple[int, ...]] = []
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each side's running total after the last hand."""
+        if self._totals_after:
+            return self._totals_after[-1]
+        return (0,) * len(self.names)
+
+    @property
+    def totals_after(self) -> tuple[tuple[int, ...], ...]:
+        """The running totals after each hand, in order."""
+        return tuple(self._totals_after)
+
+    @property
+    def leaders(self) -> tuple[int, ...]:
+        """The sides that share the highest running total."""
+        best = max(self.totals)
+        return tuple(side for side, total in enumerate(self.totals) if total == best)
+
+    @property
+    def status(self) -> GameStatus:
+        """In progress until a hand ends with a side at 5,000 or more (RULES.md §10).
+
+        Then the highest total wins, whoever passed 5,000; a shared highest total is a tie, or
+        under ``game_tie: play_on`` the game goes on until one side alone leads.
+        """
+        if max(self.totals, default=0) < GAME_TARGET:
+            return GameStatus.IN_PROGRESS
+        if len(self.leaders) == 1:
+            return GameStatus.WON
+        if self.rules.game_tie is GameTie.DRAW:
+            return GameStatus.TIED
+        return GameStatus.IN_PROGRESS
+
+    @property
+    def winner(self) -> int | None:
+        """The winning side's index once the game is won."""
+        return self.leaders[0] if self.status is GameStatus.WON else None
+
+    def record(self, report: HandReport, prefix: str = "") -> HandScore:
+        """Check, score and add one hand; raise :class:`InvalidReport` if it cannot be added."""
+        problems = self.problems_with(report, prefix)
+        if problems:
+            raise InvalidReport(problems)
+        score = score_hand(report, self.rules)
+        self.hands.append(score)
+        self._totals_after.append(
+            tuple(total + hand for total, hand in zip(self.totals, score.totals, strict=True))
+        )
+        return score
+
+    def problems_with(self, report: HandReport, prefix: str = "") -> list[Problem]:
+        """Every reason ``report`` cannot be the sheet's next hand."""
+        if self.status is not GameStatus.IN_PROGRESS:
+            return [
+                Problem(
+                    code=ProblemCode.HAND_AFTER_GAME_OVER,
+                    path=prefix,
+                    detail=f"The game ended after hand {len(self.hands)} "
+                    f"({self._ending()}), so no hand can follow it.",
+                )
+            ]
+        return check_report(report, self.rules, prefix)
+
+    def _ending(self) -> str:
+        if self.status is GameStatus.WON and self.winner is not None:
+            return f"{self.names[self.winner]} won with {self.totals[self.winner]:,}"
+        return "a tie between " + " and ".join(self.names[side] for side in self.leaders)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The wire form: each hand with the running totals after it, and the game's state."""
+        status = self.status
+        return {
+            "players": self.rules.players,
+            "variants": self.rules.variants,
+            "sides": list(self.names),
+            "hands": [
+                {**hand.to_dict(), "totals": list(totals)}
+                for hand, totals in zip(self.hands, self._totals_after, strict=True)
+            ],
+            "totals": list(self.totals),
+            "status": str(status),
+            "winner": None if self.winner is None else self.names[self.winner],
+            "winner_index": self.winner,
+            "tied": [self.names[side] for side in self.leaders]
+            if status is GameStatus.TIED
+            else [],
+        }
+
+
+def read_sheet(data: Mapping[str, Any]) -> ScoreSheet:
+    """Read, check and add up a v1 score sheet; raise :class:`InvalidReport` with every problem.
+
+    Each refused hand's problems carry its index (``/hands/3/sides/0/...``).
+    """
+    rules, problems = read_rules(data)
+    if rules is None:
+        raise InvalidReport(problems)
+    names = _side_names(data.get("sides"), rules)
+    if len(names) != rules.sides:
+        problems.append(
+            Problem(
+                code=ProblemCode.SIDES_COUNT_MISMATCH,
+                path=pointer("sides"),
+                detail=f"With {rules.players} seated players there are {rules.sides} sides, "
+                f"but the sheet names {len(names)}.",
+            )
+        )
+        raise InvalidReport(problems)
+    sheet = ScoreSheet(rules, names)
+    for index, hand in enumerate(data.get("hands") or ()):
+        prefix = pointer("hands", index)
+        report, reading_problems = read_hand_report(hand, prefix)
+        report = _named(report, names)
+        hand_problems = reading_problems + sheet.problems_with(report, prefix)
+        if hand_problems:
+            problems += hand_problems
+        else:
+            sheet.record(report, prefix)
+    if problems:
+        raise InvalidReport(problems)
+    return sheet
+
+
+def _side_names(names: Sequence[str] | None, rules: Rules) -> tuple[str, ...]:
+    if names is None:
+        word = "Player" if rules.players_per_side == 1 else "Team"
+        return tuple(f"{word} {chr(ord('A') + side)}" for side in range(rules.sides))
+    return tuple(names)
+
+
+def _named(report: HandReport, names: Sequence[str]) -> HandReport:
+    """The report with the sheet's side names, so every sentence names sides as the sheet does."""
+    if len(report.sides) != len(names):
+        return report
+    sides = tuple(
+        dataclasses.replace(side, name=name) for side, name in zip(report.sides, names, strict=True)
+    )
+    return dataclasses.replace(report, sides=sides)

@@ -1,0 +1,32 @@
+"""The Mille Bornes scorekeeper: a thin Flask layer over the engine and the database."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask
+
+from scorekeeper import config, errors
+from scorekeeper.extensions import db, migrate
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app: defaults, then ``SCOREKEEPER_*`` env settings, then ``test_config``."""
+    app = Flask(__name__, instance_relative_config=True)
+    app.config.from_mapping(config.defaults(app.instance_path))
+    app.config.from_prefixed_env("SCOREKEEPER")
+    if test_config is not None:
+        app.config.from_mapping(test_config)
+    os.makedirs(app.instance_path, exist_ok=True)
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "..", "migrations"))
+    errors.init_app(app)
+
+    from scorekeeper import api
+
+    app.register_blueprint(api.bp)
+    return app

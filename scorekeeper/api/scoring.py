@@ -1,0 +1,23 @@
+"""Stateless scoring: a hand report or a score sheet in, the breakdown out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, request
+
+from scorekeeper.scoring import score_report_document, score_sheet_document
+
+bp = Blueprint("scoring", __name__)
+
+
+@bp.post("/score")
+def score() -> dict[str, Any]:
+    """Score one hand report."""
+    return score_report_document(request.get_json())
+
+
+@bp.post("/score/sheet")
+def score_sheet() -> dict[str, Any]:
+    """Score a whole score sheet and say where the game stands."""
+    return score_sheet_document(request.get_json())

@@ -1,0 +1,45 @@
+"""One error renderer: every error the app answers is RFC 9457 problem+json."""
+
+from __future__ import annotations
+
+from flask import Flask, Response, current_app, json
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+from engine.errors import InvalidReport
+from scorekeeper.problems import PROBLEM_JSON, problem_document, refusal_document
+
+
+def problem_response(
+    document: dict[str, object], headers: dict[str, str] | None = None
+) -> Response:
+    """``document`` as an ``application/problem+json`` response with its status."""
+    status = document["status"]
+    assert isinstance(status, int)
+    response = Response(json.dumps(document), status=status, mimetype=PROBLEM_JSON)
+    response.headers.update(headers or {})
+    return response
+
+
+def handle_http_exception(error: HTTPException) -> Response:
+    """Flask's own errors (400, 404, 405, 413, 415, ...) in the problem shape."""
+    status = error.code or 500
+    headers = {key: value for key, value in error.get_headers() if key.lower() == "allow"}
+    return problem_response(problem_document(status, error.description or ""), headers)
+
+
+def handle_invalid_report(error: InvalidReport) -> Response:
+    """A report or sheet the rules refuse: 422 with every problem."""
+    return problem_response(refusal_document(error.problems))
+
+
+def handle_unexpected(error: Exception) -> Response:
+    """Anything unforeseen: a 500 that says nothing of the internals (the log has the trace)."""
+    current_app.logger.exception("Unhandled error", exc_info=error)
+    return handle_http_exception(InternalServerError())
+
+
+def init_app(app: Flask) -> None:
+    """Register the handlers."""
+    app.register_error_handler(HTTPException, handle_http_exception)
+    app.register_error_handler(InvalidReport, handle_invalid_report)
+    app.register_error_handler(Exception, handle_unexpected)

@@ -1,0 +1,82 @@
+"""Fields that take JSON's types at their word: a phone that sends ``"1"`` or ``true`` for a count
+gets told so, instead of having it quietly read as a number."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from marshmallow import ValidationError, fields
+
+from engine.cards import DISTANCE_VALUES
+
+
+class StrictInteger(fields.Integer):
+    """A JSON integer, and nothing else (not a boolean, a float or a numeric string)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(strict=True, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        if isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class StrictBoolean(fields.Boolean):
+    """A JSON ``true`` or ``false``, and nothing else."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
+class Distance(fields.Field[int | dict[str, int]]):
+    """A side's distance: a total in km, or the count of cards of each face value.
+
+    The contract allows both because tables keep score both ways: some count their stacks by
+    value (which lets the deck limits be checked), others only add the piles up.
+    """
+
+    default_error_messages = {
+        "invalid": "Not a valid distance: give a whole number of km, or an object counting "
+        'cards by face value, such as {{"100": 3, "200": 1}}.',
+    }
+
+    def _deserialize(
+        self, value: Any, attr: str | None, data: Any, **kwargs: Any
+    ) -> int | dict[str, int]:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if not isinstance(value, Mapping):
+            raise self.make_error("invalid")
+        errors: dict[str, list[str]] = {}
+        for key, count in value.items():
+            if key not in {str(km) for km in DISTANCE_VALUES}:
+                errors[key] = ["Not a distance card value: use 25, 50, 75, 100 or 200."]
+            elif isinstance(count, bool) or not isinstance(count, int):
+                errors[key] = ["Not a valid integer."]
+        if errors:
+            raise ValidationError(errors)
+        return dict(value)
+
+
+class ExtensionCaller(fields.Field[int | list[int]]):
+    """The index of the side that called the extension; a list if a table names several."""
+
+    default_error_messages = {
+        "invalid": "Not a valid side index: give the index of the side that called, or null.",
+    }
+
+    def _deserialize(
+        self, value: Any, attr: str | None, data: Any, **kwargs: Any
+    ) -> int | list[int]:
+        def is_index(item: Any) -> bool:
+            return isinstance(item, int) and not isinstance(item, bool)
+
+        if is_index(value):
+            return int(value)
+        if isinstance(value, list) and all(is_index(item) for item in value):
+            return list(value)
+        raise self.make_error("invalid")

@@ -1,0 +1,61 @@
+"""The v1 hand report and score sheet, as they arrive.
+
+These schemas guard the JSON shape and types only; what the rules say about the content
+(a safety name, a variant, a shutout claim) is the engine's to judge, so its refusal codes
+(RULES.md §11) stay the same through every interface.
+"""
+
+from __future__ import annotations
+
+from marshmallow import RAISE, Schema, fields, validate
+
+from scorekeeper.schemas.fields import Distance, ExtensionCaller, StrictBoolean, StrictInteger
+
+NAME_LENGTH = validate.Length(min=1, max=80)
+SHORT_LIST = validate.Length(max=16)
+
+
+class SideReportSchema(Schema):
+    """One side's facts at the end of a hand."""
+
+    class Meta:
+        unknown = RAISE
+
+    name = fields.String(validate=NAME_LENGTH)
+    distance = Distance(required=True)
+    two_hundreds = StrictInteger(allow_none=True)
+    safeties = fields.List(fields.String(validate=NAME_LENGTH), validate=SHORT_LIST)
+    coup_fourres = fields.List(fields.String(validate=NAME_LENGTH), validate=SHORT_LIST)
+    completed_trip = StrictBoolean()
+    delayed_action = StrictBoolean()
+    claims = fields.List(fields.String(validate=NAME_LENGTH), validate=SHORT_LIST)
+
+
+class HandSchema(Schema):
+    """A hand as it appears in a score sheet: the sheet gives the players and the variants."""
+
+    class Meta:
+        unknown = RAISE
+
+    target = StrictInteger(allow_none=True)
+    extension_called_by = ExtensionCaller(allow_none=True)
+    sides = fields.List(fields.Nested(SideReportSchema), required=True, validate=SHORT_LIST)
+
+
+class HandReportSchema(HandSchema):
+    """A standalone v1 hand report."""
+
+    players = StrictInteger(required=True)
+    variants = fields.Dict(keys=fields.String(validate=NAME_LENGTH), values=fields.Raw())
+
+
+class ScoreSheetSchema(Schema):
+    """A whole game on paper: the rules, the side names, and the hands in order."""
+
+    class Meta:
+        unknown = RAISE
+
+    players = StrictInteger(required=True)
+    variants = fields.Dict(keys=fields.String(validate=NAME_LENGTH), values=fields.Raw())
+    sides = fields.List(fields.String(validate=NAME_LENGTH), validate=SHORT_LIST)
+    hands = fields.List(fields.Nested(HandSchema), validate=validate.Length(max=500))
