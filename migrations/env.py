@@ -1,100 +1,48 @@
+"""Alembic environment: migrations run against the app's own database (Flask-Migrate)."""
+
 import logging
 from logging.config import fileConfig
 
 from alembic import context
 from flask import current_app
 
-# this is the Alembic Config object, which provides
-# access to the values within the .ini file in use.
 config = context.config
-
-# Interpret the config file for Python logging.
-# This line sets up loggers basically.
 fileConfig(config.config_file_name)
 logger = logging.getLogger("alembic.env")
 
-
-def get_engine():
-    try:
-        # this works with Flask-SQLAlchemy<3 and Alchemical
-        return current_app.extensions["migrate"].db.get_engine()
-    except (TypeError, AttributeError):
-        # this works with Flask-SQLAlchemy>=3
-        return current_app.extensions["migrate"].db.engine
-
-
-def get_engine_url():
-    try:
-        return get_engine().url.render_as_string(hide_password=False).replace("%", "%%")
-    except AttributeError:
-        return str(get_engine().url).replace("%", "%%")
-
-
-# add your model's MetaData object here
-# for 'autogenerate' support
-# from myapp import mymodel
-# target_metadata = mymodel.Base.metadata
-config.set_main_option("sqlalchemy.url", get_engine_url())
 target_db = current_app.extensions["migrate"].db
-
-# other values from the config, defined by the needs of env.py,
-# can be acquired:
-# my_important_option = config.get_main_option("my_important_option")
-# ... etc.
-
-
-def get_metadata():
-    if hasattr(target_db, "metadatas"):
-        return target_db.metadatas[None]
-    return target_db.metadata
+config.set_main_option(
+    "sqlalchemy.url",
+    target_db.engine.url.render_as_string(hide_password=False).replace("%", "%%"),
+)
 
 
-def run_migrations_offline():
-    """Run migrations in 'offline' mode.
-
-    This configures the context with just a URL
-    and not an Engine, though an Engine is acceptable
-    here as well.  By skipping the Engine creation
-    we don't even need a DBAPI to be available.
-
-    Calls to context.execute() here emit the given string to the
-    script output.
-
-    """
-    url = config.get_main_option("sqlalchemy.url")
-    context.configure(url=url, target_metadata=get_metadata(), literal_binds=True)
-
+def run_migrations_offline() -> None:
+    """Emit the SQL of the migrations instead of running them (``db upgrade --sql``)."""
+    context.configure(
+        url=config.get_main_option("sqlalchemy.url"),
+        target_metadata=target_db.metadata,
+        literal_binds=True,
+    )
     with context.begin_transaction():
         context.run_migrations()
 
 
-def run_migrations_online():
-    """Run migrations in 'online' mode.
+def run_migrations_online() -> None:
+    """Run the migrations on a connection of the app's engine."""
 
-    In this scenario we need to create an Engine
-    and associate a connection with the context.
+    def skip_empty_autogenerate(context, revision, directives) -> None:  # type: ignore[no-untyped-def]
+        # ``db migrate`` with no change in the models writes no empty revision.
+        if getattr(config.cmd_opts, "autogenerate", False) and directives[0].upgrade_ops.is_empty():
+            directives[:] = []
+            logger.info("No changes in schema detected.")
 
-    """
-
-    # this callback is used to prevent an auto-migration from being generated
-    # when there are no changes to the schema
-    # reference: http://alembic.zzzcomputing.com/en/latest/cookbook.html
-    def process_revision_directives(context, revision, directives):
-        if getattr(config.cmd_opts, "autogenerate", False):
-            script = directives[0]
-            if script.upgrade_ops.is_empty():
-                directives[:] = []
-                logger.info("No changes in schema detected.")
-
-    conf_args = current_app.extensions["migrate"].configure_args
-    if conf_args.get("process_revision_directives") is None:
-        conf_args["process_revision_directives"] = process_revision_directives
-
-    connectable = get_engine()
-
-    with connectable.connect() as connection:
-        context.configure(connection=connection, target_metadata=get_metadata(), **conf_args)
-
+    configure_args = current_app.extensions["migrate"].configure_args
+    configure_args.setdefault("process_revision_directives", skip_empty_autogenerate)
+    with target_db.engine.connect() as connection:
+        context.configure(
+            connection=connection, target_metadata=target_db.metadata, **configure_args
+        )
         with context.begin_transaction():
             context.run_migrations()
 

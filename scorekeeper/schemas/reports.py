@@ -12,6 +12,7 @@ from marshmallow import RAISE, Schema, fields, validate
 from scorekeeper.schemas.fields import Distance, ExtensionCaller, StrictBoolean, StrictInteger
 
 NAME_LENGTH = validate.Length(min=1, max=80)
+SIDE_NAME_LENGTH = validate.Length(max=80)  # blank: the side takes its default name
 SHORT_LIST = validate.Length(max=16)
 
 
@@ -21,7 +22,7 @@ class SideReportSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    name = fields.String(validate=NAME_LENGTH)
+    name = fields.String(validate=SIDE_NAME_LENGTH)
     distance = Distance(required=True)
     two_hundreds = StrictInteger(allow_none=True)
     safeties = fields.List(fields.String(validate=NAME_LENGTH), validate=SHORT_LIST)

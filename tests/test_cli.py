@@ -1,0 +1,106 @@
+"""``scorekeeper score``: the same JSON as the API, exit codes 0 / 1 / 2, and a readable table."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from scorekeeper.cli import cli
+from tests.reports import hand, side
+
+VALID = hand(2, side("Ann", 700, completed_trip=True), side("Bob", 0))
+REFUSED = hand(2, side("Team A", 75), side("Team B", 700, completed_trip=True, claims=["shutout"]))
+
+
+def run(*args: str, stdin: str | None = None):
+    return CliRunner().invoke(cli, ["score", *args], input=stdin)
+
+
+def test_scores_a_file(tmp_path: Path) -> None:
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(VALID))
+    result = run(str(path))
+    assert result.exit_code == 0
+    body = json.loads(result.output)
+    assert [s["total"] for s in body["sides"]] == [1900, 0]
+
+
+def test_reads_standard_input_with_dash_or_nothing() -> None:
+    for args in (("-",), ()):
+        result = run(*args, stdin=json.dumps(VALID))
+        assert result.exit_code == 0
+        assert json.loads(result.output)["target"] == 700
+
+
+def test_refused_report_exits_1_with_problem_json() -> None:
+    result = run(stdin=json.dumps(REFUSED))
+    assert result.exit_code == 1
+    problem = json.loads(result.output)
+    assert problem["status"] == 422
+    assert problem["errors"] == [
+        {
+            "path": "/sides/1/claims/0",
+            "code": "claim_not_earned",
+            "detail": "Team B claims a shutout, but Team A travelled 75 km.",
+        }
+    ]
+
+
+def test_malformed_json_exits_1_with_problem_json() -> None:
+    result = run(stdin='{"players": ')
+    assert result.exit_code == 1
+    assert json.loads(result.output)["status"] == 400
+
+
+def test_usage_errors_exit_2(tmp_path: Path) -> None:
+    assert run(str(tmp_path / "missing.json")).exit_code == 2
+    assert run("--no-such-option", stdin="{}").exit_code == 2
+
+
+def test_table_lists_every_category() -> None:
+    result = run("--table", stdin=json.dumps(VALID))
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert lines[0] == "Target 700 km"
+    assert "Ann" in lines[1] and "Bob" in lines[1]
+    assert any(line.split()[:2] == ["shutout", "500"] for line in lines)
+    assert lines[-1].split() == ["total", "1,900", "0"]
+
+
+def test_scores_a_whole_sheet() -> None:
+    win = side("", 1000, completed_trip=True, two_hundreds=0)
+    sheet = {"players": 4, "sides": ["Us", "Them"], "hands": [{"sides": [win, side("", 0)]}] * 3}
+    result = run(stdin=json.dumps(sheet))
+    assert result.exit_code == 0
+    body = json.loads(result.output)
+    assert [h["totals"] for h in body["hands"]] == [[2200, 0], [4400, 0], [6600, 0]]
+    assert (body["status"], body["winner"]) == ("won", "Us")
+
+
+def test_sheet_table_ends_with_the_state_of_the_game() -> None:
+    sheet = {
+        "players": 3,
+        "sides": ["A", "B", "C"],
+        "hands": [{"sides": [side("", 300), side("", 200), side("", 0)]}],
+    }
+    result = run("--table", stdin=json.dumps(sheet))
+    assert result.exit_code == 0
+    assert result.output.strip().endswith("Totals: A 300, B 200, C 0. Game in progress.")
+
+
+def test_refused_sheet_names_the_hand() -> None:
+    sheet = {
+        "players": 2,
+        "hands": [{"sides": [side("", 0), side("", 0)]}, {"sides": [side("", 30), side("", 0)]}],
+    }
+    result = run(stdin=json.dumps(sheet))
+    assert result.exit_code == 1
+    assert json.loads(result.output)["errors"][0]["path"] == "/hands/1/sides/0/distance"
+
+
+def test_french_names_survive_the_round_trip() -> None:
+    report = hand(2, side("Éloïse", 100), side("Zoé", 0))
+    result = run(stdin=json.dumps(report, ensure_ascii=False))
+    assert json.loads(result.output)["sides"][0]["name"] == "Éloïse"
