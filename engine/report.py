@@ -186,9 +186,18 @@ def _read_side(reader: _Reader, data: Mapping[str, Any], path: str, index: int) 
         "claims": _read_claims(reader, data.get("claims") or (), path + "/claims", name),
     }
     distance = data.get("distance", 0)
-    if isinstance(distance, Mapping):
-        return SideReport.from_cards({int(km): count for km, count in distance.items()}, **facts)
-    return SideReport(distance=distance, two_hundreds=data.get("two_hundreds"), **facts)
+    two_hundreds = data.get("two_hundreds")
+    if not isinstance(distance, Mapping):
+        return SideReport(distance=distance, two_hundreds=two_hundreds, **facts)
+    side = SideReport.from_cards({int(km): count for km, count in distance.items()}, **facts)
+    if two_hundreds is not None and two_hundreds != side.two_hundreds:
+        reader.problem(
+            ProblemCode.INVALID_FIELD,
+            path + "/two_hundreds",
+            f"{name} reports {two_hundreds} cards of 200 km, but its distance cards show "
+            f"{side.two_hundreds}.",
+        )
+    return side
 
 
 def _read_safeties(reader: _Reader, names: Sequence[str], path: str, side: str) -> tuple[Card, ...]:

@@ -196,12 +196,12 @@ class _Checks:
     def check_deck(self) -> Iterator[Problem]:
         """Distance cards against the deck (RULES.md §11, ``deck_exceeded``)."""
         sides = self.report.sides
-        counted = [side for side in sides if side.cards is not None]
-        per_value_ok = True
+        counted = [side.cards for side in sides if side.cards is not None]
+        exceeded: set[int] = set()
         for value in DISTANCE_VALUES:
-            shown = sum(max(side.cards.get(value, 0), 0) for side in counted if side.cards)
+            shown = sum(max(cards.get(value, 0), 0) for cards in counted)
             if shown > DISTANCE_CARDS_IN_DECK[value]:
-                per_value_ok = False
+                exceeded.add(value)
                 yield self.problem(
                     ProblemCode.DECK_EXCEEDED,
                     self.path("sides"),
@@ -209,7 +209,7 @@ class _Checks:
                     f"{DISTANCE_CARDS_IN_DECK[value]}.",
                 )
         two_hundreds = sum(max(side.two_hundreds or 0, 0) for side in sides)
-        if per_value_ok and two_hundreds > DISTANCE_CARDS_IN_DECK[200]:
+        if 200 not in exceeded and two_hundreds > DISTANCE_CARDS_IN_DECK[200]:
             yield self.problem(
                 ProblemCode.DECK_EXCEEDED,
                 self.path("sides"),
@@ -217,7 +217,7 @@ class _Checks:
                 f"{DISTANCE_CARDS_IN_DECK[200]}.",
             )
         without_200s = sum(max(side.distance - 200 * _assumed_200s(side), 0) for side in sides)
-        if per_value_ok and without_200s > MAX_KM_WITHOUT_200S:
+        if exceeded <= {200} and without_200s > MAX_KM_WITHOUT_200S:
             yield self.problem(
                 ProblemCode.DECK_EXCEEDED,
                 self.path("sides"),

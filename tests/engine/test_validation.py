@@ -456,3 +456,23 @@ def test_four_player_extension_to_1200_variant() -> None:
     _, _, score = read_report(report)
     assert score.target == 1200
     assert score.sides[0].extension == 200
+
+
+def test_200s_given_beside_cards_must_agree_with_them() -> None:
+    problem = only(hand(2, side("A", {"200": 1}, two_hundreds=2), ok_side))
+    assert (problem.code, problem.path) == (ProblemCode.INVALID_FIELD, "/sides/0/two_hundreds")
+    assert "2 cards of 200 km" in problem.detail and "show 1" in problem.detail
+
+
+def test_each_way_the_deck_is_exceeded_is_reported() -> None:
+    report = hand(
+        3,
+        side("A", {"25": 6, "200": 2}),
+        side("B", {"25": 5}),
+        side("C", 600, two_hundreds=2),
+    )
+    details = [p.detail for p in problems(report) if p.code is ProblemCode.DECK_EXCEEDED]
+    assert details == [
+        "The sides show 11 cards of 25 km, but the deck holds 10.",
+        "The sides report 6 cards of 200 km in all, but the deck holds 4.",
+    ]
