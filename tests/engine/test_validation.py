@@ -468,7 +468,7 @@ def test_each_way_the_deck_is_exceeded_is_reported() -> None:
     report = hand(
         3,
         side("A", {"25": 6, "200": 2}),
-        side("B", {"25": 5}),
+        side("B", {"25": 5, "200": 2}),
         side("C", 600, two_hundreds=2),
     )
     details = [p.detail for p in problems(report) if p.code is ProblemCode.DECK_EXCEEDED]
