@@ -6,9 +6,10 @@ Everything else (the API, the CLI, the pages, virtual games) renders or stores t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.rules import FailedExtension, Rules, Shutout
 
@@ -71,6 +72,11 @@ class SideScore:
         """The side's score for the hand."""
         return sum(self.points(category) for category in Category)
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SideScore:
+        """A breakdown back from its wire form (as stored); ``total`` is recomputed."""
+        return cls(name=str(data["name"]), **{c.value: int(data[c.value]) for c in Category})
+
     def to_dict(self) -> dict[str, str | int]:
         """The wire form: the name, every category (0 where not earned), and the total."""
         return {
@@ -93,9 +99,20 @@ class HandScore:
         """Each side's score for the hand."""
         return tuple(side.total for side in self.sides)
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> dict[str, Any]:
         """The wire form of the v1 contract: ``{"target", "sides": [...]}``."""
         return {"target": self.target, "sides": [side.to_dict() for side in self.sides]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> HandScore:
+        """A hand's breakdown back from its wire form (as stored)."""
+        sides = tuple(SideScore.from_dict(side) for side in data["sides"])
+        completed = any(side.trip for side in sides)
+        return cls(
+            target=int(data["target"]),
+            end=HandEnd.TRIP_COMPLETED if completed else HandEnd.DECK_EXHAUSTED,
+            sides=sides,
+        )
 
 
 def score_hand(report: HandReport, rules: Rules) -> HandScore:

@@ -88,11 +88,28 @@ class ScoreSheet:
         if problems:
             raise InvalidReport(problems)
         score = score_hand(report, self.rules)
+        self.append(score)
+        return score
+
+    def append(self, score: HandScore) -> None:
+        """Add a hand scored and checked before (a stored hand), without checking it again."""
         self.hands.append(score)
         self._totals_after.append(
             tuple(total + hand for total, hand in zip(self.totals, score.totals, strict=True))
         )
-        return score
+
+    def read_hand(
+        self, data: Mapping[str, Any], prefix: str = ""
+    ) -> tuple[HandReport, list[Problem]]:
+        """Read a hand of this sheet (its v1 wire form), its sides named as the sheet names them."""
+        report, problems = read_hand_report(data, prefix)
+        if len(report.sides) == len(self.names):
+            sides = tuple(
+                dataclasses.replace(side, name=name)
+                for side, name in zip(report.sides, self.names, strict=True)
+            )
+            report = dataclasses.replace(report, sides=sides)
+        return report, problems
 
     def problems_with(self, report: HandReport, prefix: str = "") -> list[Problem]:
         """Every reason ``report`` cannot be the sheet's next hand."""
@@ -155,8 +172,7 @@ def read_sheet(data: Mapping[str, Any]) -> ScoreSheet:
     sheet = ScoreSheet(rules, names)
     for index, hand in enumerate(data.get("hands") or ()):
         prefix = pointer("hands", index)
-        report, reading_problems = read_hand_report(hand, prefix)
-        report = _named(report, names)
+        report, reading_problems = sheet.read_hand(hand, prefix)
         hand_problems = reading_problems + sheet.problems_with(report, prefix)
         if hand_problems:
             problems += hand_problems
@@ -172,13 +188,3 @@ def _side_names(names: Sequence[str] | None, rules: Rules) -> tuple[str, ...]:
         word = "Player" if rules.players_per_side == 1 else "Team"
         return tuple(f"{word} {chr(ord('A') + side)}" for side in range(rules.sides))
     return tuple(names)
-
-
-def _named(report: HandReport, names: Sequence[str]) -> HandReport:
-    """The report with the sheet's side names, so every sentence names sides as the sheet does."""
-    if len(report.sides) != len(names):
-        return report
-    sides = tuple(
-        dataclasses.replace(side, name=name) for side, name in zip(report.sides, names, strict=True)
-    )
-    return dataclasses.replace(report, sides=sides)

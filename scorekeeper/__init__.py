@@ -26,7 +26,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "..", "migrations"))
     errors.init_app(app)
 
-    from scorekeeper import api
+    from scorekeeper import api, models  # noqa: F401  (models: for migrations)
 
     app.register_blueprint(api.bp)
     return app

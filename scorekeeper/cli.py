@@ -12,7 +12,7 @@ from flask.cli import FlaskGroup
 from engine.errors import InvalidReport
 from engine.scoring import Category
 from scorekeeper import create_app
-from scorekeeper.problems import problem_document, refusal_document
+from scorekeeper.problems import InvalidRequest, problem_document, refusal_document
 from scorekeeper.scoring import is_sheet, score_report_document, score_sheet_document
 
 EXIT_REFUSED = 1
@@ -42,6 +42,8 @@ def score_command(file: TextIO, as_table: bool) -> None:
             result = score_sheet_document(document)
         else:
             result = score_report_document(document)
+    except InvalidRequest as refusal:
+        _refuse(refusal_document(refusal.problems, shape=True))
     except InvalidReport as refusal:
         _refuse(refusal_document(refusal.problems))
     if as_table:

@@ -6,7 +6,12 @@ from flask import Flask, Response, current_app, json
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from engine.errors import InvalidReport
-from scorekeeper.problems import PROBLEM_JSON, problem_document, refusal_document
+from scorekeeper.problems import (
+    PROBLEM_JSON,
+    InvalidRequest,
+    problem_document,
+    refusal_document,
+)
 
 
 def problem_response(
@@ -23,13 +28,18 @@ def problem_response(
 def handle_http_exception(error: HTTPException) -> Response:
     """Flask's own errors (400, 404, 405, 413, 415, ...) in the problem shape."""
     status = error.code or 500
-    headers = {key: value for key, value in error.get_headers() if key.lower() == "allow"}
+    headers = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}
     return problem_response(problem_document(status, error.description or ""), headers)
 
 
 def handle_invalid_report(error: InvalidReport) -> Response:
     """A report or sheet the rules refuse: 422 with every problem."""
     return problem_response(refusal_document(error.problems))
+
+
+def handle_invalid_request(error: InvalidRequest) -> Response:
+    """A body without the documented shape: 422 naming every field."""
+    return problem_response(refusal_document(error.problems, shape=True))
 
 
 def handle_unexpected(error: Exception) -> Response:
@@ -42,4 +52,5 @@ def init_app(app: Flask) -> None:
     """Register the handlers."""
     app.register_error_handler(HTTPException, handle_http_exception)
     app.register_error_handler(InvalidReport, handle_invalid_report)
+    app.register_error_handler(InvalidRequest, handle_invalid_request)
     app.register_error_handler(Exception, handle_unexpected)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextvars import ContextVar, Token
 from typing import Any
 
 from flask_migrate import Migrate
@@ -18,15 +19,34 @@ class Base(DeclarativeBase):
 db = SQLAlchemy(model_class=Base)
 migrate = Migrate(render_as_batch=True)
 
+_writing: ContextVar[bool] = ContextVar("writing", default=False)
+
+
+def begin_writing() -> Token[bool]:
+    """Mark the transactions begun from now on (until :func:`end_writing`) as writes.
+
+    On SQLite they then start with ``BEGIN IMMEDIATE``: the write lock is taken before the first
+    read, so a read-then-write never fails with SQLITE_BUSY_SNAPSHOT when another phone wrote in
+    between; it waits (busy_timeout) and then sees that write. PostgreSQL needs no such thing:
+    writes lock the game row they change (``SELECT ... FOR UPDATE``).
+    """
+    return _writing.set(True)
+
+
+def end_writing(token: Token[bool]) -> None:
+    """Undo :func:`begin_writing`."""
+    _writing.reset(token)
+
 
 @event.listens_for(Engine, "connect")
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     """SQLite per connection: WAL so readers never wait for a writer, foreign keys enforced,
     a busy timeout instead of instant "database is locked", and FULL sync so a recorded hand
     survives a power cut."""
-    module = type(dbapi_connection).__module__
-    if not module.startswith("sqlite3"):
+    if not _is_sqlite(dbapi_connection):
         return
+    # Let SQLAlchemy's "begin" below start transactions, instead of the driver's own deferred BEGIN.
+    dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     for pragma in (
         "journal_mode=WAL",
@@ -36,3 +56,14 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     ):
         cursor.execute(f"PRAGMA {pragma}")
     cursor.close()
+
+
+@event.listens_for(Engine, "begin")
+def _sqlite_begin(connection: Any) -> None:
+    """Begin SQLite transactions ourselves: IMMEDIATE for writes, DEFERRED for reads."""
+    if connection.dialect.name == "sqlite":
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if _writing.get() else "BEGIN")
+
+
+def _is_sqlite(dbapi_connection: Any) -> bool:
+    return type(dbapi_connection).__module__.startswith("sqlite3")

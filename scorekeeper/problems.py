@@ -10,7 +10,17 @@ from engine.problems import Problem
 
 PROBLEM_JSON = "application/problem+json"
 REPORT_REFUSED = "/problems/report-refused"
-"""The ``type`` of a refused report or sheet (the other errors are plain HTTP: ``about:blank``)."""
+"""The ``type`` of a report or sheet the rules refuse."""
+INVALID_REQUEST = "/problems/invalid-request"
+"""The ``type`` of a request whose JSON does not have the documented shape."""
+
+
+class InvalidRequest(ValueError):
+    """A request body that does not have the shape its schema documents; ``problems`` says where."""
+
+    def __init__(self, problems: Iterable[Problem]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("; ".join(problem.detail for problem in self.problems))
 
 
 def problem_document(
@@ -36,14 +46,15 @@ def problem_document(
     return document
 
 
-def refusal_document(problems: Iterable[Problem]) -> dict[str, Any]:
-    """The 422 answer to a report or sheet the rules refuse."""
+def refusal_document(problems: Iterable[Problem], *, shape: bool = False) -> dict[str, Any]:
+    """The 422 answer listing every problem: with the rules (a report), or with the ``shape``."""
     listed = list(problems)
     count = "1 problem" if len(listed) == 1 else f"{len(listed)} problems"
+    what = "request" if shape else "report"
     return problem_document(
         422,
-        f"The report was refused ({count}): " + " ".join(p.detail for p in listed),
-        type_=REPORT_REFUSED,
-        title="Report refused",
+        f"The {what} was refused ({count}): " + " ".join(p.detail for p in listed),
+        type_=INVALID_REQUEST if shape else REPORT_REFUSED,
+        title="Invalid request" if shape else "Report refused",
         errors=listed,
     )

@@ -4,6 +4,7 @@ gets told so, instead of having it quietly read as a number."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import UTC
 from typing import Any
 
 from marshmallow import ValidationError, fields
@@ -80,3 +81,16 @@ class ExtensionCaller(fields.Field[int | list[int]]):
         if isinstance(value, list) and all(is_index(item) for item in value):
             return list(value)
         raise self.make_error("invalid")
+
+
+class UtcDateTime(fields.DateTime):
+    """A stored UTC time (kept without a zone) answered with its ``+00:00`` offset."""
+
+    def _serialize(
+        self, value: Any, attr: str | None, obj: Any, **kwargs: Any
+    ) -> str | float | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=UTC)
+        return super()._serialize(value, attr, obj, **kwargs)

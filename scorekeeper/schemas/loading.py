@@ -7,12 +7,12 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError
 
-from engine.errors import InvalidReport
 from engine.problems import Problem, ProblemCode, pointer
+from scorekeeper.problems import InvalidRequest
 
 
 def load(schema: Schema, data: Any) -> dict[str, Any]:
-    """``schema.load(data)``, raising :class:`InvalidReport` whose problems are ``invalid_field``.
+    """``schema.load(data)``, raising :class:`InvalidRequest` whose problems are ``invalid_field``.
 
     One error shape for every refusal: a wrong type is reported exactly like an impossible claim,
     with a JSON pointer to the field.
@@ -20,7 +20,7 @@ def load(schema: Schema, data: Any) -> dict[str, Any]:
     try:
         loaded: dict[str, Any] = schema.load(data)
     except ValidationError as error:
-        raise InvalidReport(list(problems_from_messages(error.messages))) from None
+        raise InvalidRequest(problems_from_messages(error.messages)) from None
     return loaded
 
 

@@ -60,3 +60,19 @@ class ScoreSheetSchema(Schema):
     variants = fields.Dict(keys=fields.String(validate=NAME_LENGTH), values=fields.Raw())
     sides = fields.List(fields.String(validate=NAME_LENGTH), validate=SHORT_LIST)
     hands = fields.List(fields.Nested(HandSchema), validate=validate.Length(max=500))
+
+
+class SideScoreSchema(Schema):
+    """One side's breakdown of a hand, as stored and as answered."""
+
+    name = fields.String()
+    distance = fields.Integer()
+    safeties = fields.Integer()
+    all_safeties = fields.Integer()
+    coup_fourres = fields.Integer()
+    trip = fields.Integer()
+    delayed_action = fields.Integer()
+    safe_trip = fields.Integer()
+    extension = fields.Integer()
+    shutout = fields.Integer()
+    total = fields.Integer()

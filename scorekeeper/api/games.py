@@ -1,0 +1,121 @@
+"""Games of a table: start, list with filters and a cursor, read, abandon."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from datetime import UTC, datetime
+
+from flask import Blueprint, Response, request, url_for
+from sqlalchemy import select
+from werkzeug.exceptions import NotFound
+
+from engine.problems import Problem, ProblemCode
+from scorekeeper import operations
+from scorekeeper.auth import authorized_table
+from scorekeeper.extensions import db
+from scorekeeper.http import json_body, respond
+from scorekeeper.models import Game, Seat, Side, Table
+from scorekeeper.problems import InvalidRequest
+from scorekeeper.schemas import load
+from scorekeeper.schemas.resources import (
+    GameCreateSchema,
+    GamePageSchema,
+    GameQuerySchema,
+    GameSchema,
+)
+from scorekeeper.standings import game_view
+
+bp = Blueprint("games", __name__)
+game_schema = GameSchema()
+
+
+def table_game(table: Table, game_id: int) -> Game:
+    game = db.session.get(Game, game_id)
+    if game is None or game.table_id != table.id:
+        raise NotFound("There is no such game at this table.")
+    return game
+
+
+def game_response(game: Game, status: int = 200, location: str | None = None) -> Response:
+    return respond(game_schema.dump(game_view(game)), status, etag=game.etag, location=location)
+
+
+@bp.post("/tables/<int:table_id>/games")
+def start_game(table_id: int) -> Response:
+    """Start a game: seated players, the sides and their players, the variants."""
+    table = authorized_table(table_id)
+    body = json_body(GameCreateSchema())
+    game = operations.start_game(table, body["players"], body.get("variants") or {}, body["sides"])
+    location = url_for("api.games.read_game", table_id=table_id, game_id=game.id)
+    return game_response(game, 201, location)
+
+
+@bp.get("/tables/<int:table_id>/games")
+def list_games(table_id: int) -> Response:
+    """The table's games, newest first, filtered by player, status and date, a page at a time."""
+    table = authorized_table(table_id)
+    query = load(GameQuerySchema(), request.args.to_dict())
+    statement = select(Game).where(Game.table_id == table.id).order_by(Game.id.desc())
+    if "player" in query:
+        statement = statement.where(
+            Game.id.in_(select(Side.game_id).join(Seat).where(Seat.player_id == query["player"]))
+        )
+    if "status" in query:
+        statement = statement.where(Game.status == query["status"])
+    if "since" in query:
+        statement = statement.where(Game.created_at >= _naive(query["since"]))
+    if "until" in query:
+        statement = statement.where(Game.created_at < _naive(query["until"]))
+    if "cursor" in query:
+        statement = statement.where(Game.id < _decode_cursor(query["cursor"]))
+    limit = query["limit"]
+    games = list(db.session.execute(statement.limit(limit + 1)).scalars())
+    next_cursor = _encode_cursor(games[limit - 1].id) if len(games) > limit else None
+    page = {
+        "items": [game_view(game, with_hands=False) for game in games[:limit]],
+        "next_cursor": next_cursor,
+    }
+    return respond(GamePageSchema().dump(page))
+
+
+@bp.get("/tables/<int:table_id>/games/<int:game_id>")
+def read_game(table_id: int, game_id: int) -> Response:
+    """A game: sides, hands with running totals, leaders, status and winner (ETag, 304)."""
+    return game_response(table_game(authorized_table(table_id), game_id))
+
+
+@bp.post("/tables/<int:table_id>/games/<int:game_id>/abandon")
+def abandon_game(table_id: int, game_id: int) -> Response:
+    """Abandon a game before its end."""
+    table = authorized_table(table_id)
+    return game_response(operations.abandon_game(operations.locked_game(table, game_id)))
+
+
+def _naive(moment: datetime) -> datetime:
+    """A query time as stored: UTC without a zone."""
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC).replace(tzinfo=None)
+    return moment
+
+
+def _encode_cursor(game_id: int) -> str:
+    return base64.urlsafe_b64encode(f"g{game_id}".encode()).decode().rstrip("=")
+
+
+def _decode_cursor(cursor: str) -> int:
+    try:
+        text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        if not text.startswith("g"):
+            raise ValueError(text)
+        return int(text[1:])
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        raise InvalidRequest(
+            [
+                Problem(
+                    code=ProblemCode.INVALID_FIELD,
+                    path="/cursor",
+                    detail="The cursor is not one this server gave out.",
+                )
+            ]
+        ) from None

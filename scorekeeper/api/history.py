@@ -1,0 +1,60 @@
+"""A table's match history: finished games and each player's result, as JSON or CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from flask import Blueprint, Response
+from sqlalchemy import select
+
+from scorekeeper.auth import authorized_table
+from scorekeeper.extensions import db
+from scorekeeper.http import respond
+from scorekeeper.models import Game, GameStatus, Table
+from scorekeeper.schemas.resources import HistoryRowSchema
+from scorekeeper.standings import HISTORY_COLUMNS, history_rows
+
+bp = Blueprint("history", __name__)
+row_schema = HistoryRowSchema()
+
+
+def finished_games(table: Table) -> list[Game]:
+    statement = (
+        select(Game)
+        .where(Game.table_id == table.id, Game.status == GameStatus.FINISHED)
+        .order_by(Game.finished_at, Game.id)
+    )
+    return list(db.session.execute(statement).scalars())
+
+
+@bp.get("/tables/<int:table_id>/history")
+def history(table_id: int) -> Response:
+    """Every finished game with one row per player: side, total, won / lost / tied."""
+    rows = history_rows(finished_games(authorized_table(table_id)))
+    return respond({"items": row_schema.dump(list(rows), many=True)})
+
+
+@bp.get("/tables/<int:table_id>/history.csv")
+def history_csv(table_id: int) -> Response:
+    """The same rows as CSV, for a spreadsheet."""
+    rows = row_schema.dump(
+        list(history_rows(finished_games(authorized_table(table_id)))), many=True
+    )
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=HISTORY_COLUMNS, lineterminator="\r\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({key: _cell(value) for key, value in row.items()})
+    return Response(
+        buffer.getvalue(),
+        mimetype="text/csv",
+        headers={"Content-Disposition": 'attachment; filename="history.csv"'},
+    )
+
+
+def _cell(value: object) -> object:
+    """Cells a spreadsheet will not run as a formula (a name like '=1+1' stays text)."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value

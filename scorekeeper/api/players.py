@@ -1,0 +1,69 @@
+"""Players of a table: create, list, rename, and read with their statistics."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, url_for
+from sqlalchemy import select
+from werkzeug.exceptions import NotFound
+
+from scorekeeper import operations
+from scorekeeper.auth import authorized_table
+from scorekeeper.extensions import db
+from scorekeeper.http import json_body, respond
+from scorekeeper.models import Game, Player, Seat, Side, Table
+from scorekeeper.schemas.resources import (
+    PlayerCreateSchema,
+    PlayerSchema,
+    PlayerWithStatisticsSchema,
+)
+from scorekeeper.standings import player_statistics
+
+bp = Blueprint("players", __name__)
+player_schema = PlayerSchema()
+
+
+def table_player(table: Table, player_id: int) -> Player:
+    player = db.session.get(Player, player_id)
+    if player is None or player.table_id != table.id:
+        raise NotFound("There is no such player at this table.")
+    return player
+
+
+@bp.post("/tables/<int:table_id>/players")
+def create_player(table_id: int) -> Response:
+    """Add a player to the table (names are unique within a table)."""
+    player = operations.create_player(authorized_table(table_id), **json_body(PlayerCreateSchema()))
+    location = url_for("api.players.read_player", table_id=table_id, player_id=player.id)
+    return respond(player_schema.dump(player), 201, location=location)
+
+
+@bp.get("/tables/<int:table_id>/players")
+def list_players(table_id: int) -> Response:
+    """The table's players, in the order they joined."""
+    table = authorized_table(table_id)
+    return respond({"items": player_schema.dump(table.players, many=True)})
+
+
+@bp.get("/tables/<int:table_id>/players/<int:player_id>")
+def read_player(table_id: int, player_id: int) -> Response:
+    """A player with their statistics over every game they played at this table."""
+    player = table_player(authorized_table(table_id), player_id)
+    games = db.session.execute(
+        select(Game).join(Side).join(Seat).where(Seat.player_id == player.id).distinct()
+    ).scalars()
+    statistics = player_statistics(player.id, games)
+    body = {
+        "id": player.id,
+        "name": player.name,
+        "created_at": player.created_at,
+        "statistics": statistics.to_dict(),
+    }
+    return respond(PlayerWithStatisticsSchema().dump(body))
+
+
+@bp.patch("/tables/<int:table_id>/players/<int:player_id>")
+def rename_player(table_id: int, player_id: int) -> Response:
+    """Rename a player."""
+    player = table_player(authorized_table(table_id), player_id)
+    operations.rename_player(player, **json_body(PlayerCreateSchema()))
+    return respond(player_schema.dump(player))

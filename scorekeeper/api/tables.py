@@ -1,0 +1,48 @@
+"""Tables: the group that owns players and games, and its bearer token."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, url_for
+
+from scorekeeper import operations
+from scorekeeper.auth import authorized_table
+from scorekeeper.http import json_body, respond
+from scorekeeper.models import Table
+from scorekeeper.schemas.resources import TableCreateSchema, TableSchema
+
+bp = Blueprint("tables", __name__)
+table_schema = TableSchema()
+
+
+def table_view(table: Table) -> dict[str, object]:
+    view: dict[str, object] = table_schema.dump(
+        {
+            "id": table.id,
+            "name": table.name,
+            "created_at": table.created_at,
+            "player_count": len(table.players),
+            "game_count": operations.game_count(table),
+        }
+    )
+    return view
+
+
+@bp.post("/tables")
+def create_table() -> Response:
+    """Create a table; the answer carries its token, shown this once only."""
+    table, token = operations.create_table(**json_body(TableCreateSchema()))
+    location = url_for("api.tables.read_table", table_id=table.id)
+    return respond({**table_view(table), "token": token}, 201, location=location)
+
+
+@bp.get("/tables/<int:table_id>")
+def read_table(table_id: int) -> Response:
+    """A table with the number of its players and games."""
+    return respond(table_view(authorized_table(table_id)))
+
+
+@bp.post("/tables/<int:table_id>/token")
+def rotate_token(table_id: int) -> Response:
+    """Replace the table's token: the old one stops working at once."""
+    token = operations.rotate_token(authorized_table(table_id))
+    return respond({"token": token})

@@ -1,0 +1,132 @@
+"""HTTP plumbing shared by the API views: JSON bodies, ETags and conditional requests, and
+idempotent POSTs for phones that retry on a flaky connection."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from flask import Response, jsonify, request
+from marshmallow import Schema
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
+from werkzeug.exceptions import BadRequest
+
+from engine.problems import Problem, ProblemCode
+from scorekeeper.extensions import db
+from scorekeeper.models import IdempotencyRecord, Table, utcnow
+from scorekeeper.problems import InvalidRequest
+from scorekeeper.schemas import load
+
+IDEMPOTENCY_KEY = "Idempotency-Key"
+IDEMPOTENCY_TTL = timedelta(hours=48)
+MAX_KEY_LENGTH = 255
+
+Produced = tuple[int, dict[str, Any], str | None]
+"""What a write view produces: the status, the JSON body, the Location (or None)."""
+
+
+def json_body(schema: Schema) -> dict[str, Any]:
+    """The request's JSON body, loaded through ``schema`` (400, 415 or 422 otherwise)."""
+    return load(schema, request.get_json())
+
+
+def respond(
+    body: dict[str, Any] | list[Any],
+    status: int = 200,
+    *,
+    etag: str | None = None,
+    location: str | None = None,
+) -> Response:
+    """A JSON response; with an ``etag``, a conditional GET may answer 304 Not Modified."""
+    response = jsonify(body)
+    response.status_code = status
+    if location:
+        response.headers["Location"] = location
+    if etag:
+        response.set_etag(etag)
+        if request.method in ("GET", "HEAD"):
+            response.make_conditional(request)
+    return response
+
+
+def idempotent(table: Table, produce: Callable[[], Produced]) -> Response:
+    """Run a write once per ``Idempotency-Key``: a retry with the same key and body gets the first
+    answer again, and nothing is recorded twice; the same key with another body is 422.
+
+    The record is written in the same transaction as the write itself, so either both are
+    stored or neither is.
+    """
+    key = request.headers.get(IDEMPOTENCY_KEY)
+    if key is None:
+        status, body, location = produce()
+        db.session.commit()
+        return respond(body, status, location=location)
+    if not 0 < len(key) <= MAX_KEY_LENGTH:
+        raise BadRequest(f"{IDEMPOTENCY_KEY} must be 1 to {MAX_KEY_LENGTH} characters.")
+    fingerprint = _fingerprint()
+    record = _record(table, key)
+    if record is not None:
+        return _replay(record, fingerprint)
+    status, body, location = produce()
+    db.session.execute(
+        delete(IdempotencyRecord).where(
+            IdempotencyRecord.table_id == table.id,
+            IdempotencyRecord.created_at < utcnow() - IDEMPOTENCY_TTL,
+        )
+    )
+    db.session.add(
+        IdempotencyRecord(
+            table_id=table.id,
+            key=key,
+            request_hash=fingerprint,
+            status=status,
+            response=body,
+            location=location,
+        )
+    )
+    try:
+        db.session.commit()
+    except IntegrityError:
+        # Another request with the same key committed first: answer as a retry of it.
+        db.session.rollback()
+        record = _record(table, key)
+        if record is None:
+            raise
+        return _replay(record, fingerprint)
+    return respond(body, status, location=location)
+
+
+def _record(table: Table, key: str) -> IdempotencyRecord | None:
+    return db.session.execute(
+        select(IdempotencyRecord).where(
+            IdempotencyRecord.table_id == table.id, IdempotencyRecord.key == key
+        )
+    ).scalar_one_or_none()
+
+
+def _replay(record: IdempotencyRecord, fingerprint: str) -> Response:
+    if record.request_hash != fingerprint:
+        raise InvalidRequest(
+            [
+                Problem(
+                    code=ProblemCode.INVALID_FIELD,
+                    path="",
+                    detail=f"This {IDEMPOTENCY_KEY} was already used for another request; "
+                    "use a new key for a new request.",
+                )
+            ]
+        )
+    response = respond(record.response, record.status, location=record.location)
+    response.headers["Idempotent-Replayed"] = "true"
+    return response
+
+
+def _fingerprint() -> str:
+    """The method, path and JSON body, canonically encoded and hashed."""
+    body = request.get_json(silent=True)
+    canonical = json.dumps([request.method, request.path, body], sort_keys=True)
+    return hashlib.sha256(canonical.encode()).hexdigest()

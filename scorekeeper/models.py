@@ -1,0 +1,165 @@
+"""The stored facts: tables, their players, games, sides, seats and hands.
+
+Only what a table reports is stored, with the engine's breakdown beside it; totals, the leader, the
+end of a game and its winner are recomputed from the hands by the engine. ``Game.status`` is a
+cache of that result, kept so history and filters can be queried without replaying every game.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from scorekeeper.extensions import db
+
+
+def utcnow() -> datetime:
+    """Now in UTC, stored without a zone so SQLite and PostgreSQL give back the same value."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class GameStatus(StrEnum):
+    """Where a stored game stands."""
+
+    IN_PROGRESS = "in_progress"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+
+
+class Table(db.Model):  # type: ignore[name-defined,misc]
+    """A group that plays together: a club, a family. Owns its players and games."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    players: Mapped[list[Player]] = relationship(back_populates="table", order_by="Player.id")
+
+
+class Player(db.Model):  # type: ignore[name-defined,misc]
+    """A person who plays at a table."""
+
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("table_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(80))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    table: Mapped[Table] = relationship(back_populates="players")
+
+
+class Game(db.Model):  # type: ignore[name-defined,misc]
+    """A game to 5,000 under one rules configuration.
+
+    ``version`` counts every change (a hand added, corrected or undone, the game abandoned); it is
+    the game's ETag and SQLAlchemy checks it on every UPDATE, so two phones cannot both win.
+    """
+
+    __tablename__ = "games"
+    __table_args__ = (Index("ix_games_table_created", "table_id", "created_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    players: Mapped[int]
+    variants: Mapped[dict[str, str]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16), default=GameStatus.IN_PROGRESS, index=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+    finished_at: Mapped[datetime | None]
+    version: Mapped[int] = mapped_column(default=1)
+
+    sides: Mapped[list[Side]] = relationship(
+        back_populates="game", order_by="Side.index", cascade="all, delete-orphan"
+    )
+    hands: Mapped[list[Hand]] = relationship(
+        back_populates="game", order_by="Hand.number", cascade="all, delete-orphan"
+    )
+
+    __mapper_args__ = {"version_id_col": version}
+
+    @property
+    def etag(self) -> str:
+        """The game's entity tag: changes with every hand added, corrected or undone."""
+        return f"game-{self.id}-v{self.version}"
+
+
+class Side(db.Model):  # type: ignore[name-defined,misc]
+    """A side of a game: one player, or a team of two sharing a tableau."""
+
+    __tablename__ = "sides"
+    __table_args__ = (UniqueConstraint("game_id", "index"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    index: Mapped[int]
+    name: Mapped[str] = mapped_column(String(80))
+
+    game: Mapped[Game] = relationship(back_populates="sides")
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="side", order_by="Seat.seat", cascade="all, delete-orphan"
+    )
+
+
+class Seat(db.Model):  # type: ignore[name-defined,misc]
+    """Where a player sat: seats are numbered clockwise, partners opposite (RULES.md §2)."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("side_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    side_id: Mapped[int] = mapped_column(ForeignKey("sides.id", ondelete="CASCADE"))
+    seat: Mapped[int]
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+
+    side: Mapped[Side] = relationship(back_populates="seats")
+    player: Mapped[Player] = relationship()
+
+
+class Hand(db.Model):  # type: ignore[name-defined,misc]
+    """One hand of a game: the report as entered and the engine's breakdown of it."""
+
+    __tablename__ = "hands"
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    report: Mapped[dict[str, Any]] = mapped_column(JSON)
+    breakdown: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+    version: Mapped[int] = mapped_column(default=1)
+
+    game: Mapped[Game] = relationship(back_populates="hands")
+
+    __mapper_args__ = {"version_id_col": version}
+
+    @property
+    def etag(self) -> str:
+        """The hand's entity tag: changes with every correction."""
+        return f"hand-{self.id}-v{self.version}"
+
+
+class IdempotencyRecord(db.Model):  # type: ignore[name-defined,misc]
+    """The first answer to a POST carrying an ``Idempotency-Key``, replayed to any retry."""
+
+    __tablename__ = "idempotency_records"
+    __table_args__ = (UniqueConstraint("table_id", "key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    key: Mapped[str] = mapped_column(String(255))
+    request_hash: Mapped[str] = mapped_column(String(64))
+    status: Mapped[int]
+    response: Mapped[dict[str, Any]] = mapped_column(JSON)
+    location: Mapped[str | None] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)

@@ -1,0 +1,286 @@
+"""Every write: the engine decides, these functions store its decision in one transaction.
+
+They take plain values (never the request), so the API, the pages and the command line share them.
+Each one that changes a game locks the game's row first (``SELECT ... FOR UPDATE``; on SQLite the
+write transaction is already exclusive), so checks and writes cannot interleave between phones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from werkzeug.exceptions import Conflict, NotFound, PreconditionFailed
+from werkzeug.http import parse_etags
+
+from engine import InvalidReport, Problem, ProblemCode, Rules
+from engine.rules import UnknownVariant
+from engine.scoring import HandScore
+from engine.sheet import GameStatus as SheetStatus
+from engine.sheet import ScoreSheet
+from scorekeeper.auth import new_token, token_hash
+from scorekeeper.extensions import db
+from scorekeeper.models import Game, GameStatus, Hand, Player, Seat, Side, Table, utcnow
+from scorekeeper.problems import InvalidRequest
+from scorekeeper.standings import sheet_of, status_of
+
+
+class PreconditionRequired(Conflict):
+    """428: a change that must say which version it replaces (``If-Match``)."""
+
+    code = 428
+    description = "This change needs an If-Match header with the ETag of the version it replaces."
+
+
+def create_table(name: str) -> tuple[Table, str]:
+    """A new table and its token (the only time the token is known)."""
+    token = new_token()
+    table = Table(name=name, token_hash=token_hash(token))
+    db.session.add(table)
+    db.session.commit()
+    return table, token
+
+
+def rotate_token(table: Table) -> str:
+    """Replace the table's token; the old one stops working at once."""
+    token = new_token()
+    table.token_hash = token_hash(token)
+    db.session.commit()
+    return token
+
+
+def create_player(table: Table, name: str) -> Player:
+    """A new player at ``table``; names are unique within a table."""
+    player = Player(table_id=table.id, name=name)
+    db.session.add(player)
+    _commit_unique_name(name)
+    return player
+
+
+def rename_player(player: Player, name: str) -> Player:
+    """Rename a player (every game shows the new name)."""
+    player.name = name
+    _commit_unique_name(name)
+    return player
+
+
+def _commit_unique_name(name: str) -> None:
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise Conflict(f"This table already has a player called {name!r}.") from None
+
+
+def start_game(
+    table: Table, players: int, variants: Mapping[str, Any], sides: Sequence[Mapping[str, Any]]
+) -> Game:
+    """A new game: the rules from the engine, each side's players seated opposite their partner."""
+    try:
+        rules = Rules.for_players(players, variants)
+    except UnknownVariant as unknown:
+        raise _invalid(
+            f"/variants/{unknown.key}", ProblemCode.UNKNOWN_VARIANT, str(unknown)
+        ) from None
+    problems = _seating_problems(table, rules, sides)
+    if problems:
+        raise InvalidRequest(problems)
+    roster = {player.id: player for player in table.players}
+    game = Game(table_id=table.id, players=players, variants=dict(variants))
+    for index, side in enumerate(sides):
+        seated = [roster[player_id] for player_id in side["players"]]
+        name = side.get("name") or " & ".join(player.name for player in seated)
+        game.sides.append(
+            Side(
+                index=index,
+                name=name,
+                seats=[
+                    Seat(seat=seat, player_id=player.id)
+                    for seat, player in zip(rules.seats_of(index), seated, strict=True)
+                ],
+            )
+        )
+    db.session.add(game)
+    db.session.commit()
+    return game
+
+
+def _seating_problems(
+    table: Table, rules: Rules, sides: Sequence[Mapping[str, Any]]
+) -> list[Problem]:
+    problems: list[Problem] = []
+    if len(sides) != rules.sides:
+        problems.append(
+            Problem(
+                code=ProblemCode.SIDES_COUNT_MISMATCH,
+                path="/sides",
+                detail=f"With {rules.players} seated players there are {rules.sides} sides, "
+                f"not {len(sides)}.",
+            )
+        )
+    known = {player.id for player in table.players}
+    seen: set[int] = set()
+    for index, side in enumerate(sides):
+        if len(side["players"]) != rules.players_per_side:
+            problems.append(
+                Problem(
+                    code=ProblemCode.INVALID_FIELD,
+                    path=f"/sides/{index}/players",
+                    detail=f"Each side of a {rules.players}-player game has "
+                    f"{rules.players_per_side} player(s), not {len(side['players'])}.",
+                )
+            )
+        for position, player_id in enumerate(side["players"]):
+            path = f"/sides/{index}/players/{position}"
+            if player_id not in known:
+                detail = f"This table has no player {player_id}."
+            elif player_id in seen:
+                detail = f"Player {player_id} cannot sit twice."
+            else:
+                seen.add(player_id)
+                continue
+            problems.append(Problem(code=ProblemCode.INVALID_FIELD, path=path, detail=detail))
+    return problems
+
+
+def locked_game(table: Table, game_id: int) -> Game:
+    """The table's game ``game_id``, its row locked for the rest of the transaction."""
+    game = db.session.execute(
+        select(Game).where(Game.id == game_id, Game.table_id == table.id).with_for_update()
+    ).scalar_one_or_none()
+    if game is None:
+        raise NotFound("There is no such game at this table.")
+    return game
+
+
+def add_hand(game: Game, document: Mapping[str, Any]) -> Hand:
+    """Check the hand against the game so far, then store it with its breakdown (flushed, not
+    committed: the caller commits it together with its idempotency record)."""
+    _require_open(game)
+    if game.status == GameStatus.FINISHED:
+        raise Conflict("The game is over: no hand can be added. Correct or undo a hand instead.")
+    sheet = sheet_of(game)
+    score = _record(sheet, document)
+    hand = Hand(number=len(game.hands) + 1, report=dict(document), breakdown=score.to_dict())
+    game.hands.append(hand)
+    _settle(game, sheet)
+    db.session.flush()
+    return hand
+
+
+def correct_hand(
+    game: Game, number: int, document: Mapping[str, Any], if_match: str | None
+) -> Hand:
+    """Replace hand ``number``'s report; the totals after it follow. Refused if any later hand
+    would then come after the end of the game."""
+    _require_open(game)
+    hand = _hand(game, number, if_match)
+    sheet = sheet_of(game, [h for h in game.hands if h.number < number])
+    score = _record(sheet, document)
+    for later in (h for h in game.hands if h.number > number):
+        if sheet.status is not SheetStatus.IN_PROGRESS:
+            raise InvalidReport(
+                [
+                    Problem(
+                        code=ProblemCode.HAND_AFTER_GAME_OVER,
+                        path="",
+                        detail=f"With this correction the game would end after hand "
+                        f"{len(sheet.hands)}, but hand {later.number} follows it. Undo the "
+                        "later hands first.",
+                    )
+                ]
+            )
+        sheet.append(HandScore.from_dict(later.breakdown))
+    hand.report = dict(document)
+    hand.breakdown = score.to_dict()
+    _settle(game, sheet)
+    db.session.commit()
+    return hand
+
+
+def undo_hand(game: Game, number: int, if_match: str | None) -> None:
+    """Delete the last hand (only the last: the ones before it stay as they were)."""
+    _require_open(game)
+    hand = _hand(game, number, if_match)
+    if number != len(game.hands):
+        raise Conflict(f"Only the last hand ({len(game.hands)}) can be undone.")
+    game.hands.remove(hand)
+    db.session.flush()
+    _settle(game, sheet_of(game))
+    db.session.commit()
+
+
+def abandon_game(game: Game) -> Game:
+    """Stop a game before its end; it stays in the history of games played, never as won."""
+    if game.status == GameStatus.FINISHED:
+        raise Conflict("The game is over: a finished game cannot be abandoned.")
+    if game.status != GameStatus.ABANDONED:
+        game.status = GameStatus.ABANDONED
+        game.finished_at = utcnow()
+        db.session.commit()
+    return game
+
+
+def game_count(table: Table) -> int:
+    """How many games the table has started."""
+    return db.session.scalar(select(func.count()).where(Game.table_id == table.id)) or 0
+
+
+def _require_open(game: Game) -> None:
+    if game.status == GameStatus.ABANDONED:
+        raise Conflict("The game was abandoned: its hands can no longer change.")
+
+
+def _hand(game: Game, number: int, if_match: str | None) -> Hand:
+    """Hand ``number``, provided ``if_match`` names its current version (RFC 9110 If-Match)."""
+    hand = next((h for h in game.hands if h.number == number), None)
+    if hand is None:
+        raise NotFound(f"The game has no hand {number}.")
+    if not if_match:
+        raise PreconditionRequired()
+    if not parse_etags(if_match).contains(hand.etag):
+        raise PreconditionFailed(
+            f"Hand {number} changed since you read it (it is at version {hand.version}): "
+            "read it again, then apply your change to the current version."
+        )
+    return hand
+
+
+def _record(sheet: ScoreSheet, document: Mapping[str, Any]) -> HandScore:
+    """Score ``document`` as the sheet's next hand, or raise every problem with it at once."""
+    report, problems = sheet.read_hand(document)
+    problems += sheet.problems_with(report)
+    if problems:
+        raise InvalidReport(problems)
+    return sheet.record(report)
+
+
+def _settle(game: Game, sheet: ScoreSheet) -> None:
+    """Bring the game's cached status in line with its sheet; bump its version (its ETag)."""
+    status = status_of(game, sheet)
+    if status != game.status:
+        game.status = status
+        game.finished_at = utcnow() if status == GameStatus.FINISHED else None
+    game.updated_at = utcnow()
+
+
+def _invalid(path: str, code: ProblemCode, detail: str) -> InvalidRequest:
+    return InvalidRequest([Problem(code=code, path=path, detail=detail)])
+
+
+__all__ = [
+    "PreconditionRequired",
+    "abandon_game",
+    "add_hand",
+    "correct_hand",
+    "create_player",
+    "create_table",
+    "game_count",
+    "locked_game",
+    "rename_player",
+    "rotate_token",
+    "start_game",
+    "undo_hand",
+]

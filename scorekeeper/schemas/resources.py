@@ -1,0 +1,153 @@
+"""Schemas of the stored resources: tables, players, games and hands, in and out."""
+
+from __future__ import annotations
+
+from marshmallow import RAISE, Schema, fields, validate
+
+from engine.rules import SUPPORTED_PLAYERS
+from scorekeeper.models import GameStatus
+from scorekeeper.schemas.fields import StrictInteger, UtcDateTime
+from scorekeeper.schemas.reports import NAME_LENGTH, HandSchema, SideScoreSchema
+
+MAX_PAGE = 100
+
+
+class Strict(Schema):
+    """Refuses unknown fields: a typo in a field name is an error, not silently ignored."""
+
+    class Meta:
+        unknown = RAISE
+
+
+# -- requests ------------------------------------------------------------------------------------
+
+
+class TableCreateSchema(Strict):
+    name = fields.String(required=True, validate=NAME_LENGTH)
+
+
+class PlayerCreateSchema(Strict):
+    name = fields.String(required=True, validate=NAME_LENGTH)
+
+
+class GameSideSchema(Strict):
+    name = fields.String(validate=NAME_LENGTH)
+    players = fields.List(StrictInteger(), required=True, validate=validate.Length(min=1, max=2))
+
+
+class GameCreateSchema(Strict):
+    players = StrictInteger(required=True, validate=validate.OneOf(SUPPORTED_PLAYERS))
+    variants = fields.Dict(keys=fields.String(validate=NAME_LENGTH), values=fields.Raw())
+    sides = fields.List(
+        fields.Nested(GameSideSchema), required=True, validate=validate.Length(min=2, max=3)
+    )
+
+
+class GameQuerySchema(Strict):
+    player = fields.Integer()
+    status = fields.String(validate=validate.OneOf([s.value for s in GameStatus]))
+    since = fields.DateTime(data_key="from")
+    until = fields.DateTime(data_key="to")
+    cursor = fields.String(validate=validate.Length(max=40))
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=MAX_PAGE))
+
+
+class HandEntrySchema(HandSchema):
+    """A hand entered into a game: the game gives the players, the variants and the side names."""
+
+
+# -- responses -----------------------------------------------------------------------------------
+
+
+class TableSchema(Schema):
+    id = fields.Integer()
+    name = fields.String()
+    created_at = UtcDateTime()
+    players = fields.Integer(attribute="player_count")
+    games = fields.Integer(attribute="game_count")
+
+
+class PlayerSchema(Schema):
+    id = fields.Integer()
+    name = fields.String()
+    created_at = UtcDateTime()
+
+
+class PlayerStatisticsSchema(Schema):
+    games_played = fields.Integer()
+    games_finished = fields.Integer()
+    games_won = fields.Integer()
+    win_rate = fields.Float(allow_none=True)
+    hands_played = fields.Integer()
+    average_hand_score = fields.Float(allow_none=True)
+    coup_fourres = fields.Integer()
+    shutouts = fields.Integer()
+    best_hand = fields.Integer(allow_none=True)
+
+
+class PlayerWithStatisticsSchema(PlayerSchema):
+    statistics = fields.Nested(PlayerStatisticsSchema)
+
+
+class SeatSchema(Schema):
+    seat = fields.Integer()
+    player_id = fields.Integer()
+    name = fields.String()
+
+
+class GameSideOutSchema(Schema):
+    index = fields.Integer()
+    name = fields.String()
+    seats = fields.List(fields.Nested(SeatSchema))
+    total = fields.Integer()
+
+
+class HandOutSchema(Schema):
+    number = fields.Integer()
+    version = fields.Integer()
+    report = fields.Dict()
+    target = fields.Integer()
+    sides = fields.List(fields.Nested(SideScoreSchema))
+    totals = fields.List(fields.Integer())
+    created_at = UtcDateTime()
+    updated_at = UtcDateTime()
+
+
+class GameSchema(Schema):
+    id = fields.Integer()
+    players = fields.Integer()
+    variants = fields.Dict(keys=fields.String(), values=fields.String())
+    status = fields.String()
+    outcome = fields.String(allow_none=True)
+    version = fields.Integer()
+    sides = fields.List(fields.Nested(GameSideOutSchema))
+    totals = fields.List(fields.Integer())
+    leaders = fields.List(fields.Integer())
+    winner = fields.Integer(allow_none=True)
+    hands = fields.List(fields.Nested(HandOutSchema))
+    created_at = UtcDateTime()
+    updated_at = UtcDateTime()
+    finished_at = UtcDateTime(allow_none=True)
+
+
+class GameSummarySchema(GameSchema):
+    class Meta:
+        exclude = ("hands",)
+
+
+class GamePageSchema(Schema):
+    items = fields.List(fields.Nested(GameSummarySchema))
+    next_cursor = fields.String(allow_none=True)
+
+
+class HistoryRowSchema(Schema):
+    game_id = fields.Integer()
+    finished_at = UtcDateTime()
+    players = fields.Integer()
+    hands = fields.Integer()
+    side = fields.Integer()
+    side_name = fields.String()
+    player_id = fields.Integer()
+    player = fields.String()
+    total = fields.Integer()
+    result = fields.String()

@@ -1,0 +1,203 @@
+"""What the stored hands add up to: a game's state, a player's statistics, a table's history.
+
+Every figure here comes from the engine's breakdowns as stored with each hand; nothing is typed in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from engine import GameStatus as SheetStatus
+from engine import Rules, ScoreSheet
+from engine.scoring import COUP_FOURRE_POINTS, HandScore
+from scorekeeper.models import Game, GameStatus, Hand
+
+
+def rules_of(game: Game) -> Rules:
+    """The rules the game is played under."""
+    return Rules.for_players(game.players, game.variants)
+
+
+def sheet_of(game: Game, hands: Iterable[Hand] | None = None) -> ScoreSheet:
+    """The game's score sheet, from the breakdowns stored with its hands."""
+    sheet = ScoreSheet(rules_of(game), [side.name for side in game.sides])
+    for hand in game.hands if hands is None else hands:
+        sheet.append(HandScore.from_dict(hand.breakdown))
+    return sheet
+
+
+def status_of(game: Game, sheet: ScoreSheet) -> GameStatus:
+    """The stored status a game should have, given its sheet."""
+    if game.status == GameStatus.ABANDONED:
+        return GameStatus.ABANDONED
+    if sheet.status is SheetStatus.IN_PROGRESS:
+        return GameStatus.IN_PROGRESS
+    return GameStatus.FINISHED
+
+
+def hand_view(hand: Hand, totals: Iterable[int]) -> dict[str, Any]:
+    """A hand as answered: its report, its breakdown and the running totals after it."""
+    return {
+        "number": hand.number,
+        "version": hand.version,
+        "report": hand.report,
+        "target": hand.breakdown["target"],
+        "sides": hand.breakdown["sides"],
+        "totals": list(totals),
+        "created_at": hand.created_at,
+        "updated_at": hand.updated_at,
+    }
+
+
+def game_view(game: Game, with_hands: bool = True) -> dict[str, Any]:
+    """A game as answered: sides and seats, hands with running totals, leaders, winner."""
+    sheet = sheet_of(game)
+    outcome = None if sheet.status is SheetStatus.IN_PROGRESS else str(sheet.status)
+    view: dict[str, Any] = {
+        "id": game.id,
+        "players": game.players,
+        "variants": sheet.rules.variants,
+        "status": game.status,
+        "outcome": outcome,
+        "version": game.version,
+        "sides": [
+            {
+                "index": side.index,
+                "name": side.name,
+                "seats": [
+                    {"seat": seat.seat, "player_id": seat.player_id, "name": seat.player.name}
+                    for seat in side.seats
+                ],
+                "total": sheet.totals[side.index],
+            }
+            for side in game.sides
+        ],
+        "totals": list(sheet.totals),
+        "leaders": list(sheet.leaders) if game.hands else [],
+        "winner": sheet.winner,
+        "created_at": game.created_at,
+        "updated_at": game.updated_at,
+        "finished_at": game.finished_at,
+    }
+    if with_hands:
+        view["hands"] = [
+            hand_view(hand, totals)
+            for hand, totals in zip(game.hands, sheet.totals_after, strict=True)
+        ]
+    return view
+
+
+@dataclass(slots=True)
+class PlayerStatistics:
+    """A player's record over the games of their table."""
+
+    games_played: int = 0
+    games_finished: int = 0
+    games_won: int = 0
+    hands_played: int = 0
+    points: int = 0
+    coup_fourres: int = 0
+    shutouts: int = 0
+    best_hand: int | None = None
+
+    @property
+    def win_rate(self) -> float | None:
+        """Games won over finished games; None before the first finished game."""
+        return round(self.games_won / self.games_finished, 4) if self.games_finished else None
+
+    @property
+    def average_hand_score(self) -> float | None:
+        """The player's side's average hand total; None before the first hand."""
+        return round(self.points / self.hands_played, 1) if self.hands_played else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The wire form."""
+        return {
+            "games_played": self.games_played,
+            "games_finished": self.games_finished,
+            "games_won": self.games_won,
+            "win_rate": self.win_rate,
+            "hands_played": self.hands_played,
+            "average_hand_score": self.average_hand_score,
+            "coup_fourres": self.coup_fourres,
+            "shutouts": self.shutouts,
+            "best_hand": self.best_hand,
+        }
+
+
+def side_of_player(game: Game, player_id: int) -> int | None:
+    """The index of the side ``player_id`` played for in ``game``."""
+    for side in game.sides:
+        if any(seat.player_id == player_id for seat in side.seats):
+            return side.index
+    return None
+
+
+def player_statistics(player_id: int, games: Iterable[Game]) -> PlayerStatistics:
+    """The statistics of ``player_id`` over ``games`` (abandoned games count as played only).
+
+    A team's hand counts for both partners: they share one tableau and one score.
+    """
+    stats = PlayerStatistics()
+    for game in games:
+        index = side_of_player(game, player_id)
+        if index is None:
+            continue
+        stats.games_played += 1
+        if game.status == GameStatus.ABANDONED:
+            continue
+        sheet = sheet_of(game)
+        if game.status == GameStatus.FINISHED:
+            stats.games_finished += 1
+            stats.games_won += sheet.winner == index
+        for hand in game.hands:
+            side = hand.breakdown["sides"][index]
+            stats.hands_played += 1
+            stats.points += side["total"]
+            stats.coup_fourres += side["coup_fourres"] // COUP_FOURRE_POINTS
+            stats.shutouts += side["shutout"] > 0
+            stats.best_hand = max(stats.best_hand or 0, side["total"])
+    return stats
+
+
+HISTORY_COLUMNS = (
+    "game_id",
+    "finished_at",
+    "players",
+    "hands",
+    "side",
+    "side_name",
+    "player_id",
+    "player",
+    "total",
+    "result",
+)
+
+
+def history_rows(games: Iterable[Game]) -> Iterator[dict[str, Any]]:
+    """One row per player per finished game: their side, its total, and won / lost / tied."""
+    for game in games:
+        sheet = sheet_of(game)
+        leaders = set(sheet.leaders)
+        for side in game.sides:
+            if sheet.winner == side.index:
+                result = "won"
+            elif sheet.status is SheetStatus.TIED and side.index in leaders:
+                result = "tied"
+            else:
+                result = "lost"
+            for seat in side.seats:
+                yield {
+                    "game_id": game.id,
+                    "finished_at": game.finished_at,
+                    "players": game.players,
+                    "hands": len(game.hands),
+                    "side": side.index,
+                    "side_name": side.name,
+                    "player_id": seat.player_id,
+                    "player": seat.player.name,
+                    "total": sheet.totals[side.index],
+                    "result": result,
+                }
