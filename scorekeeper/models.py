@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import JSON, ColumnElement, ForeignKey, Index, String, UniqueConstraint, select
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from scorekeeper.extensions import db
@@ -90,6 +90,12 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     def etag(self) -> str:
         """The game's entity tag: changes with every hand added, corrected or undone."""
         return f"game-{self.id}-v{self.version}"
+
+    @staticmethod
+    def played_by(player_id: int) -> ColumnElement[bool]:
+        """A filter for the games in which ``player_id`` had a seat."""
+        seated = select(Side.game_id).join(Seat).where(Seat.player_id == player_id)
+        return Game.id.in_(seated)
 
 
 class Side(db.Model):  # type: ignore[name-defined,misc]

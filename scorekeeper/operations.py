@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
-from werkzeug.exceptions import Conflict, NotFound, PreconditionFailed
+from werkzeug.exceptions import Conflict, NotFound, PreconditionFailed, PreconditionRequired
 from werkzeug.http import parse_etags
 
 from engine import InvalidReport, Problem, ProblemCode, Rules
@@ -25,13 +25,6 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Game, GameStatus, Hand, Player, Seat, Side, Table, utcnow
 from scorekeeper.problems import InvalidRequest
 from scorekeeper.standings import sheet_of, status_of
-
-
-class PreconditionRequired(Conflict):
-    """428: a change that must say which version it replaces (``If-Match``)."""
-
-    code = 428
-    description = "This change needs an If-Match header with the ETag of the version it replaces."
 
 
 def create_table(name: str) -> tuple[Table, str]:
@@ -239,7 +232,9 @@ def _hand(game: Game, number: int, if_match: str | None) -> Hand:
     if hand is None:
         raise NotFound(f"The game has no hand {number}.")
     if not if_match:
-        raise PreconditionRequired()
+        raise PreconditionRequired(
+            "This change needs an If-Match header with the ETag of the hand it replaces."
+        )
     if not parse_etags(if_match).contains(hand.etag):
         raise PreconditionFailed(
             f"Hand {number} changed since you read it (it is at version {hand.version}): "
@@ -271,7 +266,6 @@ def _invalid(path: str, code: ProblemCode, detail: str) -> InvalidRequest:
 
 
 __all__ = [
-    "PreconditionRequired",
     "abandon_game",
     "add_hand",
     "correct_hand",

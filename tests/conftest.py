@@ -1,24 +1,87 @@
-"""Fixtures shared by every test: the app on a throwaway SQLite database, its client and CLI."""
+"""Fixtures shared by every test: the app on a migrated database, its client and CLI.
+
+API tests run on SQLite and, where the PostgreSQL binaries are on the machine, on a throwaway
+PostgreSQL cluster too. Under ``CI=true`` a PostgreSQL that cannot start fails those tests
+instead of skipping them, so a green CI run always means both databases were exercised.
+"""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
+from flask_migrate import upgrade
+from sqlalchemy import create_engine, text
 
 from scorekeeper import create_app
+from scorekeeper.extensions import db
+from tests import postgres
+
+IN_CI = os.environ.get("CI") == "true"
 
 
-@pytest.fixture
-def app(tmp_path: Path) -> Iterator[Flask]:
-    """The app on a SQLite database of its own."""
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """The URL of a migrated PostgreSQL database for the session."""
+    missing = postgres.binaries_missing()
+    if missing:
+        if IN_CI:
+            pytest.fail(f"CI needs PostgreSQL for these tests: {missing}")
+        pytest.skip(missing)
+    with postgres.cluster() as server:
+        admin = create_engine(server, isolation_level="AUTOCOMMIT")
+        with admin.connect() as connection:
+            connection.execute(text("CREATE DATABASE scorekeeper_test"))
+        admin.dispose()
+        url = server.rsplit("/", 1)[0] + "/scorekeeper_test"
+        app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url})
+        with app.app_context():
+            upgrade()
+            db.engine.dispose()
+        yield url
+
+
+def _sqlite_app(tmp_path: Path) -> Flask:
     app = create_app(
         {"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'test.sqlite3'}"}
     )
+    with app.app_context():
+        upgrade()
+    return app
+
+
+def _empty_postgres_app(url: str) -> Flask:
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url})
+    with app.app_context():
+        tables = [t.name for t in db.metadata.sorted_tables]
+        db.session.execute(text(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY CASCADE"))
+        db.session.commit()
+    return app
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Flask]:
+    """The app on a freshly migrated, empty database: SQLite, then PostgreSQL."""
+    if request.param == "sqlite":
+        app = _sqlite_app(tmp_path)
+    else:
+        app = _empty_postgres_app(request.getfixturevalue("postgres_server"))
     yield app
+    with app.app_context():
+        db.engine.dispose()
+
+
+@pytest.fixture
+def sqlite_app(tmp_path: Path) -> Iterator[Flask]:
+    """The app on SQLite only, for tests of what is SQLite's own."""
+    app = _sqlite_app(tmp_path)
+    yield app
+    with app.app_context():
+        db.engine.dispose()
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from scorekeeper import operations
 from scorekeeper.auth import authorized_table
 from scorekeeper.extensions import db
 from scorekeeper.http import json_body, respond
-from scorekeeper.models import Game, Seat, Side, Table
+from scorekeeper.models import Game, Table
 from scorekeeper.problems import InvalidRequest
 from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import (
@@ -58,9 +58,7 @@ def list_games(table_id: int) -> Response:
     query = load(GameQuerySchema(), request.args.to_dict())
     statement = select(Game).where(Game.table_id == table.id).order_by(Game.id.desc())
     if "player" in query:
-        statement = statement.where(
-            Game.id.in_(select(Side.game_id).join(Seat).where(Seat.player_id == query["player"]))
-        )
+        statement = statement.where(Game.played_by(query["player"]))
     if "status" in query:
         statement = statement.where(Game.status == query["status"])
     if "since" in query:

@@ -10,7 +10,7 @@ from scorekeeper import operations
 from scorekeeper.auth import authorized_table
 from scorekeeper.extensions import db
 from scorekeeper.http import json_body, respond
-from scorekeeper.models import Game, Player, Seat, Side, Table
+from scorekeeper.models import Game, Player, Table
 from scorekeeper.schemas.resources import (
     PlayerCreateSchema,
     PlayerSchema,
@@ -48,9 +48,7 @@ def list_players(table_id: int) -> Response:
 def read_player(table_id: int, player_id: int) -> Response:
     """A player with their statistics over every game they played at this table."""
     player = table_player(authorized_table(table_id), player_id)
-    games = db.session.execute(
-        select(Game).join(Side).join(Seat).where(Seat.player_id == player.id).distinct()
-    ).scalars()
+    games = db.session.execute(select(Game).where(Game.played_by(player.id))).scalars()
     statistics = player_statistics(player.id, games)
     body = {
         "id": player.id,

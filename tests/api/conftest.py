@@ -1,6 +1,10 @@
-"""API tests use a client that checks every response against openapi.yaml."""
+"""API fixtures: a client that checks every response against openapi.yaml, and a table."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -13,3 +17,67 @@ from tests.contract import ContractClient
 def client(app: Flask) -> FlaskClient:
     app.test_client_class = ContractClient
     return app.test_client()
+
+
+@dataclass
+class TableAccess:
+    """A table created through the API, with what a phone needs to use it."""
+
+    client: FlaskClient
+    id: int
+    token: str
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+    @property
+    def url(self) -> str:
+        return f"/api/v1/tables/{self.id}"
+
+    def get(self, path: str, **kwargs: Any) -> Any:
+        return self.client.get(
+            self.url + path, headers={**self.headers, **kwargs.pop("headers", {})}, **kwargs
+        )
+
+    def post(self, path: str, body: Any = None, **kwargs: Any) -> Any:
+        headers = {**self.headers, **kwargs.pop("headers", {})}
+        return self.client.post(self.url + path, json=body, headers=headers, **kwargs)
+
+    def put(self, path: str, body: Any, **kwargs: Any) -> Any:
+        headers = {**self.headers, **kwargs.pop("headers", {})}
+        return self.client.put(self.url + path, json=body, headers=headers, **kwargs)
+
+    def patch(self, path: str, body: Any, **kwargs: Any) -> Any:
+        return self.client.patch(self.url + path, json=body, headers=self.headers, **kwargs)
+
+    def delete(self, path: str, **kwargs: Any) -> Any:
+        headers = {**self.headers, **kwargs.pop("headers", {})}
+        return self.client.delete(self.url + path, headers=headers, **kwargs)
+
+    def add_players(self, *names: str) -> list[int]:
+        return [self.post("/players", {"name": name}).get_json()["id"] for name in names]
+
+    def start_game(self, players: int, sides: list[list[int]], **fields: Any) -> dict[str, Any]:
+        body = {"players": players, "sides": [{"players": ids} for ids in sides], **fields}
+        response = self.post("/games", body)
+        assert response.status_code == 201, response.get_json()
+        game: dict[str, Any] = response.get_json()
+        return game
+
+
+def create_table(client: FlaskClient, name: str = "Club") -> TableAccess:
+    response = client.post("/api/v1/tables", json={"name": name})
+    assert response.status_code == 201
+    body = response.get_json()
+    return TableAccess(client, body["id"], body["token"])
+
+
+@pytest.fixture
+def table(client: FlaskClient) -> TableAccess:
+    return create_table(client)
+
+
+@pytest.fixture
+def new_table(client: FlaskClient) -> Callable[[str], TableAccess]:
+    return lambda name: create_table(client, name)

@@ -1,0 +1,78 @@
+"""Several phones at once: one winner per version, and retries that record nothing twice."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from flask import Flask
+
+from tests.api.conftest import TableAccess
+
+PHONES = 8
+SMALL = {"sides": [{"distance": 300}, {"distance": 450}]}
+
+
+def all_at_once(app: Flask, send: Callable[[Any, int], int]) -> list[int]:
+    """Run ``send(client, phone)`` from PHONES threads released together; their statuses."""
+    start = threading.Barrier(PHONES)
+
+    def phone(number: int) -> int:
+        client = app.test_client()
+        start.wait()
+        return send(client, number)
+
+    with ThreadPoolExecutor(PHONES) as pool:
+        return sorted(pool.map(phone, range(PHONES)))
+
+
+def game_with_a_hand(table: TableAccess) -> str:
+    ann, bob = table.add_players("Ann", "Bob")
+    url = f"{table.url}/games/{table.start_game(2, [[ann], [bob]])['id']}"
+    table.client.post(url + "/hands", json=SMALL, headers=table.headers)
+    return url
+
+
+def test_concurrent_corrections_with_one_etag_let_exactly_one_through(
+    app: Flask, table: TableAccess
+) -> None:
+    url = game_with_a_hand(table)
+    etag = table.client.get(url + "/hands/1", headers=table.headers).headers["ETag"]
+
+    def correct(client: Any, phone: int) -> int:
+        report = {"sides": [{"distance": 25 * (phone + 1)}, {"distance": 0}]}
+        headers = {**table.headers, "If-Match": etag}
+        return int(client.put(url + "/hands/1", json=report, headers=headers).status_code)
+
+    statuses = all_at_once(app, correct)
+    assert statuses == [200] + [412] * (PHONES - 1)
+    hand = table.client.get(url + "/hands/1", headers=table.headers).get_json()
+    assert hand["version"] == 2
+
+
+def test_concurrent_retries_of_one_post_record_one_hand(app: Flask, table: TableAccess) -> None:
+    url = game_with_a_hand(table)
+
+    def retry(client: Any, _phone: int) -> int:
+        headers = {**table.headers, "Idempotency-Key": "the-same-hand"}
+        return int(client.post(url + "/hands", json=SMALL, headers=headers).status_code)
+
+    assert all_at_once(app, retry) == [201] * PHONES
+    hands = table.client.get(url, headers=table.headers).get_json()["hands"]
+    assert len(hands) == 2
+
+
+def test_concurrent_different_hands_are_all_recorded_in_turn(
+    app: Flask, table: TableAccess
+) -> None:
+    url = game_with_a_hand(table)
+
+    def add(client: Any, _phone: int) -> int:
+        return int(client.post(url + "/hands", json=SMALL, headers=table.headers).status_code)
+
+    assert all_at_once(app, add) == [201] * PHONES
+    game = table.client.get(url, headers=table.headers).get_json()
+    assert [hand["number"] for hand in game["hands"]] == list(range(1, PHONES + 2))
+    assert game["totals"] == [300 * (PHONES + 1), 450 * (PHONES + 1)]

@@ -1,0 +1,213 @@
+"""Hands: add, refuse, correct and undo safely from several phones, and replay retried POSTs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.api.conftest import TableAccess
+
+WIN = {"sides": [{"distance": 700, "two_hundreds": 0, "completed_trip": True}, {"distance": 0}]}
+SMALL = {"sides": [{"distance": 300}, {"distance": 450}]}
+
+
+@pytest.fixture
+def game_url(table: TableAccess) -> str:
+    ann, bob = table.add_players("Ann", "Bob")
+    return f"/games/{table.start_game(2, [[ann], [bob]])['id']}"
+
+
+def hands(table: TableAccess, game_url: str) -> list[dict[str, Any]]:
+    result: list[dict[str, Any]] = table.get(game_url).get_json()["hands"]
+    return result
+
+
+def test_adding_a_hand_stores_the_report_and_breakdown(table: TableAccess, game_url: str) -> None:
+    response = table.post(game_url + "/hands", WIN)
+    assert response.status_code == 201
+    assert response.headers["Location"].endswith(game_url + "/hands/1")
+    body = response.get_json()
+    assert body["report"] == WIN
+    assert [side["name"] for side in body["sides"]] == ["Ann", "Bob"]
+    assert [side["total"] for side in body["sides"]] == [1900, 0]
+    assert body["totals"] == [1900, 0]
+
+
+def test_refused_hand_names_the_sides_and_stores_nothing(table: TableAccess, game_url: str) -> None:
+    report = {
+        "sides": [
+            {"distance": 75},
+            {"distance": 700, "two_hundreds": 0, "completed_trip": True, "claims": ["shutout"]},
+        ]
+    }
+    response = table.post(game_url + "/hands", report)
+    assert response.status_code == 422
+    assert response.get_json()["errors"] == [
+        {
+            "path": "/sides/1/claims/0",
+            "code": "claim_not_earned",
+            "detail": "Bob claims a shutout, but Ann travelled 75 km.",
+        }
+    ]
+    assert hands(table, game_url) == []
+
+
+def test_hand_reports_are_checked_against_the_game_rules(table: TableAccess) -> None:
+    a, b, c, d = table.add_players("A", "B", "C", "D")
+    url = f"/games/{table.start_game(4, [[a, c], [b, d]])['id']}/hands"
+    response = table.post(
+        url,
+        {"sides": [{"distance": 700, "two_hundreds": 0, "completed_trip": True}, {"distance": 0}]},
+    )
+    assert [e["code"] for e in response.get_json()["errors"]] == ["trip_not_at_target"]
+    extension = {
+        "extension_called_by": 0,
+        "sides": [{"distance": 1000, "two_hundreds": 0, "completed_trip": True}, {"distance": 0}],
+    }
+    assert table.post(url, extension).get_json()["errors"][0]["code"] == "extension_not_allowed"
+
+
+def test_hand_after_the_end_of_the_game_is_409(table: TableAccess, game_url: str) -> None:
+    for _ in range(3):
+        assert table.post(game_url + "/hands", WIN).status_code == 201
+    response = table.post(game_url + "/hands", SMALL)
+    assert response.status_code == 409
+    assert response.mimetype == "application/problem+json"
+    assert len(hands(table, game_url)) == 3
+
+
+def test_idempotent_replay_records_nothing_twice(table: TableAccess, game_url: str) -> None:
+    key = {"Idempotency-Key": "phone-1-hand-1"}
+    first = table.post(game_url + "/hands", WIN, headers=key)
+    again = table.post(game_url + "/hands", WIN, headers=key)
+    assert (first.status_code, again.status_code) == (201, 201)
+    assert again.get_json() == first.get_json()
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["Location"] == first.headers["Location"]
+    assert len(hands(table, game_url)) == 1
+
+
+def test_same_key_with_another_body_is_422(table: TableAccess, game_url: str) -> None:
+    key = {"Idempotency-Key": "k"}
+    table.post(game_url + "/hands", WIN, headers=key)
+    response = table.post(game_url + "/hands", SMALL, headers=key)
+    assert response.status_code == 422
+    assert len(hands(table, game_url)) == 1
+
+
+def test_refused_hand_does_not_burn_its_key(table: TableAccess, game_url: str) -> None:
+    key = {"Idempotency-Key": "k"}
+    assert (
+        table.post(
+            game_url + "/hands", {"sides": [{"distance": 30}, {"distance": 0}]}, headers=key
+        ).status_code
+        == 422
+    )
+    assert table.post(game_url + "/hands", WIN, headers=key).status_code == 201
+
+
+def test_read_a_hand_with_etag_and_304(table: TableAccess, game_url: str) -> None:
+    table.post(game_url + "/hands", SMALL)
+    response = table.get(game_url + "/hands/1")
+    assert response.status_code == 200
+    assert response.get_json()["totals"] == [300, 450]
+    etag = response.headers["ETag"]
+    assert table.get(game_url + "/hands/1", headers={"If-None-Match": etag}).status_code == 304
+    assert table.get(game_url + "/hands/2").status_code == 404
+
+
+def test_correction_needs_if_match(table: TableAccess, game_url: str) -> None:
+    table.post(game_url + "/hands", SMALL)
+    response = table.put(game_url + "/hands/1", WIN)
+    assert response.status_code == 428
+    assert hands(table, game_url)[0]["report"] == SMALL
+
+
+def test_correction_recomputes_the_totals_after_it(table: TableAccess, game_url: str) -> None:
+    for report in (SMALL, SMALL, WIN):
+        table.post(game_url + "/hands", report)
+    etag = table.get(game_url + "/hands/2").headers["ETag"]
+    corrected = {"sides": [{"distance": 600}, {"distance": 25}]}
+    response = table.put(game_url + "/hands/2", corrected, headers={"If-Match": etag})
+    assert response.status_code == 200
+    assert response.headers["ETag"] != etag
+    assert [hand["totals"] for hand in hands(table, game_url)] == [
+        [300, 450],
+        [900, 475],
+        [2800, 475],
+    ]
+
+
+def test_stale_if_match_is_412_and_changes_nothing(table: TableAccess, game_url: str) -> None:
+    table.post(game_url + "/hands", SMALL)
+    etag = table.get(game_url + "/hands/1").headers["ETag"]
+    first = {"sides": [{"distance": 350}, {"distance": 450}]}
+    assert table.put(game_url + "/hands/1", first, headers={"If-Match": etag}).status_code == 200
+    second = {"sides": [{"distance": 100}, {"distance": 100}]}
+    stale = table.put(game_url + "/hands/1", second, headers={"If-Match": etag})
+    assert stale.status_code == 412
+    assert hands(table, game_url)[0]["report"] == first
+
+
+def test_refused_correction_changes_nothing(table: TableAccess, game_url: str) -> None:
+    table.post(game_url + "/hands", SMALL)
+    etag = table.get(game_url + "/hands/1").headers["ETag"]
+    bad = {"sides": [{"distance": 310}, {"distance": 450}]}
+    response = table.put(game_url + "/hands/1", bad, headers={"If-Match": etag})
+    assert response.status_code == 422
+    assert table.get(game_url + "/hands/1").headers["ETag"] == etag
+
+
+def test_correction_that_would_end_the_game_early_is_refused(
+    table: TableAccess, game_url: str
+) -> None:
+    for report in (WIN, WIN, SMALL, SMALL):  # 3,800 + 600: in progress
+        table.post(game_url + "/hands", report)
+    etag = table.get(game_url + "/hands/3").headers["ETag"]
+    response = table.put(game_url + "/hands/3", WIN, headers={"If-Match": etag})
+    assert response.status_code == 422
+    assert response.get_json()["errors"][0]["code"] == "hand_after_game_over"
+
+
+def test_correcting_the_last_hand_can_finish_or_reopen_the_game(
+    table: TableAccess, game_url: str
+) -> None:
+    for report in (WIN, WIN, WIN):
+        table.post(game_url + "/hands", report)
+    assert table.get(game_url).get_json()["status"] == "finished"
+    etag = table.get(game_url + "/hands/3").headers["ETag"]
+    table.put(game_url + "/hands/3", SMALL, headers={"If-Match": etag})
+    assert table.get(game_url).get_json()["status"] == "in_progress"
+
+
+def test_undo_the_last_hand(table: TableAccess, game_url: str) -> None:
+    for report in (SMALL, WIN):
+        table.post(game_url + "/hands", report)
+    first = table.get(game_url + "/hands/1").headers["ETag"]
+    assert table.delete(game_url + "/hands/1", headers={"If-Match": first}).status_code == 409
+    assert table.delete(game_url + "/hands/2").status_code == 428
+    last = table.get(game_url + "/hands/2").headers["ETag"]
+    assert table.delete(game_url + "/hands/2", headers={"If-Match": '"nope"'}).status_code == 412
+    assert table.delete(game_url + "/hands/2", headers={"If-Match": last}).status_code == 204
+    assert [h["number"] for h in hands(table, game_url)] == [1]
+    assert table.get(game_url).get_json()["totals"] == [300, 450]
+
+
+def test_undo_reopens_a_finished_game(table: TableAccess, game_url: str) -> None:
+    for _ in range(3):
+        table.post(game_url + "/hands", WIN)
+    etag = table.get(game_url + "/hands/3").headers["ETag"]
+    table.delete(game_url + "/hands/3", headers={"If-Match": etag})
+    body = table.get(game_url).get_json()
+    assert (body["status"], body["winner"], body["finished_at"]) == ("in_progress", None, None)
+
+
+def test_oversized_hand_is_413(table: TableAccess, game_url: str) -> None:
+    response = table.client.post(
+        table.url + game_url + "/hands",
+        data="{" + " " * 300_000 + "}",
+        content_type="application/json",
+        headers=table.headers,
+    )
+    assert response.status_code == 413

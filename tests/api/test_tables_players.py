@@ -1,0 +1,126 @@
+"""Tables, tokens and players: who may see what, and the players' statistics."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from flask.testing import FlaskClient
+
+from tests.api.conftest import TableAccess
+
+PROBLEM = "application/problem+json"
+
+
+def test_creating_a_table_returns_its_token_once(client: FlaskClient) -> None:
+    response = client.post("/api/v1/tables", json={"name": "Famille Martin"})
+    assert response.status_code == 201
+    body = response.get_json()
+    assert body["token"].startswith("mb_") and len(body["token"]) > 40
+    assert response.headers["Location"] == f"/api/v1/tables/{body['id']}"
+    read = client.get(
+        body and f"/api/v1/tables/{body['id']}",
+        headers={"Authorization": f"Bearer {body['token']}"},
+    )
+    assert read.status_code == 200
+    assert "token" not in read.get_json()
+    assert read.get_json()["name"] == "Famille Martin"
+
+
+def test_missing_or_wrong_token_is_401(client: FlaskClient, table: TableAccess) -> None:
+    for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": table.token}):
+        response = client.get(table.url, headers=headers)
+        assert response.status_code == 401
+        assert response.mimetype == PROBLEM
+        assert response.headers["WWW-Authenticate"].startswith("Bearer")
+
+
+def test_another_tables_resources_are_404(
+    table: TableAccess, new_table: Callable[[str], TableAccess]
+) -> None:
+    other = new_table("Other")
+    (ann,) = other.add_players("Ann")
+    game = other.start_game(2, [[ann], other.add_players("Bob")])
+    intruder = TableAccess(table.client, other.id, table.token)
+    assert intruder.get("").status_code == 404
+    assert intruder.get("/players").status_code == 404
+    mine_with_their_ids = table
+    assert mine_with_their_ids.get(f"/players/{ann}").status_code == 404
+    assert mine_with_their_ids.get(f"/games/{game['id']}").status_code == 404
+    assert mine_with_their_ids.post(f"/games/{game['id']}/hands", {"sides": []}).status_code == 404
+
+
+def test_rotating_the_token_retires_the_old_one(table: TableAccess) -> None:
+    response = table.post("/token")
+    assert response.status_code == 200
+    new_token = response.get_json()["token"]
+    assert table.get("").status_code == 401
+    table.token = new_token
+    assert table.get("").status_code == 200
+
+
+def test_players_are_created_listed_and_renamed(table: TableAccess) -> None:
+    ann, bob = table.add_players("Ann", "Bob")
+    assert [p["name"] for p in table.get("/players").get_json()["items"]] == ["Ann", "Bob"]
+    renamed = table.patch(f"/players/{bob}", {"name": "Robert"})
+    assert renamed.status_code == 200 and renamed.get_json()["name"] == "Robert"
+    assert table.get(f"/players/{bob}").get_json()["name"] == "Robert"
+
+
+def test_player_names_are_unique_within_a_table(
+    table: TableAccess, new_table: Callable[[str], TableAccess]
+) -> None:
+    table.add_players("Ann")
+    assert table.post("/players", {"name": "Ann"}).status_code == 409
+    assert new_table("Other").post("/players", {"name": "Ann"}).status_code == 201
+
+
+def test_names_are_stored_as_given(table: TableAccess) -> None:
+    name = "<script>alert('x')</script> & Zoé"
+    (player,) = table.add_players(name)
+    assert table.get(f"/players/{player}").get_json()["name"] == name
+
+
+def test_names_are_length_limited(table: TableAccess) -> None:
+    response = table.post("/players", {"name": "x" * 81})
+    assert response.status_code == 422
+    assert response.get_json()["errors"][0]["path"] == "/name"
+    assert table.post("/players", {"name": ""}).status_code == 422
+
+
+def test_player_statistics(table: TableAccess) -> None:
+    ann, bob = table.add_players("Ann", "Bob")
+    game = table.start_game(2, [[ann], [bob]])
+    win = {
+        "sides": [
+            {
+                "distance": 700,
+                "two_hundreds": 0,
+                "completed_trip": True,
+                "safeties": ["extra_tank"],
+                "coup_fourres": ["extra_tank"],
+            },
+            {"distance": 0},
+        ]
+    }
+    for _ in range(2):
+        assert table.post(f"/games/{game['id']}/hands", win).status_code == 201
+    lose = {"sides": [{"distance": 300}, {"distance": 400}]}
+    assert table.post(f"/games/{game['id']}/hands", lose).status_code == 201
+    # Ann: 2 × (700 + 100 + 300 + 400 + 300 + 500) = 2 × 2,300 = 4,600, then 300: 4,900.
+    stats = table.get(f"/players/{ann}").get_json()["statistics"]
+    assert stats == {
+        "games_played": 1,
+        "games_finished": 0,
+        "games_won": 0,
+        "win_rate": None,
+        "hands_played": 3,
+        "average_hand_score": round(4900 / 3, 1),
+        "coup_fourres": 2,
+        "shutouts": 2,
+        "best_hand": 2300,
+    }
+    assert table.post(f"/games/{game['id']}/hands", win).status_code == 201
+    stats = table.get(f"/players/{ann}").get_json()["statistics"]
+    assert (stats["games_finished"], stats["games_won"], stats["win_rate"]) == (1, 1, 1.0)
+    bob_stats = table.get(f"/players/{bob}").get_json()["statistics"]
+    assert (bob_stats["games_won"], bob_stats["win_rate"], bob_stats["best_hand"]) == (0, 0.0, 400)

@@ -1,0 +1,66 @@
+"""A throwaway PostgreSQL cluster for the test session, on loopback in a temporary folder.
+
+Needs the PostgreSQL server binaries (``initdb``, ``pg_ctl``). As root (CI), the cluster runs as
+the ``postgres`` system user, since ``initdb`` refuses to run as root.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+USER = "app"
+
+
+def binaries_missing() -> str | None:
+    """Why a cluster cannot be started here, or None when it can."""
+    for binary in ("initdb", "pg_ctl"):
+        if shutil.which(binary) is None:
+            return f"no PostgreSQL binaries found ({binary} is not on PATH)"
+    if os.geteuid() == 0 and shutil.which("runuser") is None:
+        return "running as root without runuser to start PostgreSQL as another user"
+    return None
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _as_server_user(*command: str) -> list[str]:
+    return ["runuser", "-u", "postgres", "--", *command] if os.geteuid() == 0 else list(command)
+
+
+@contextmanager
+def cluster() -> Iterator[str]:
+    """Start a cluster in a new temporary folder; yield its server's SQLAlchemy URL; stop it and
+    remove the folder after. (Not under pytest's own temporary folder: that one is private to
+    the user running the tests, and the server may run as another.)"""
+    folder = Path(tempfile.mkdtemp(prefix="scorekeeper-pg-"))
+    folder.chmod(0o755)
+    if os.geteuid() == 0:
+        shutil.chown(folder, "postgres")
+    data = folder / "data"
+    port = _free_port()
+    _run(_as_server_user("initdb", "-D", str(data), "-A", "trust", "-U", USER, "-E", "UTF8"))
+    options = f"-k {folder} -c listen_addresses=127.0.0.1 -p {port} -c fsync=off"
+    pg_ctl = ["pg_ctl", "-D", str(data), "-l", str(folder / "log"), "-w"]
+    try:
+        _run(_as_server_user(*pg_ctl, "-o", options, "start"))
+        yield f"postgresql+psycopg://{USER}@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run(_as_server_user(*pg_ctl, "-m", "fast", "stop"), capture_output=True)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _run(command: list[str]) -> None:
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode:
+        raise RuntimeError(f"{' '.join(command)} failed:\n{result.stdout}{result.stderr}")
