@@ -7,9 +7,21 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
+from werkzeug.routing import IntegerConverter
 
 from scorekeeper import config, errors
 from scorekeeper.extensions import db, migrate
+
+MAX_ID = 2**31 - 1
+
+
+class IdConverter(IntegerConverter):
+    """An id in a URL. One too large for the databases' integer columns becomes 0, an id nothing
+    has, so it is simply not found (rejecting it in routing would answer 405, not 404)."""
+
+    def to_python(self, value: str) -> int:
+        number = int(super().to_python(value))
+        return number if number <= MAX_ID else 0
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -22,6 +34,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     os.makedirs(app.instance_path, exist_ok=True)
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
+    app.url_map.converters["id"] = IdConverter
     db.init_app(app)
     migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "..", "migrations"))
     errors.init_app(app)

@@ -14,7 +14,12 @@ from openapi_core.testing import MockRequest, MockResponse
 SPEC_PATH = Path(__file__).resolve().parent.parent / "openapi.yaml"
 SPEC = OpenAPI.from_file_path(
     str(SPEC_PATH),
-    config=Config(extra_media_type_deserializers={"application/problem+json": json.loads}),
+    config=Config(
+        extra_media_type_deserializers={
+            "application/problem+json": json.loads,
+            "text/csv": lambda data: data.decode() if isinstance(data, bytes) else data,
+        }
+    ),
 )
 
 

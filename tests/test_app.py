@@ -9,29 +9,47 @@ import sys
 from pathlib import Path
 
 import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
 from flask import Flask
-from flask.testing import FlaskCliRunner
 from sqlalchemy import text
 
+from scorekeeper import create_app
 from scorekeeper.config import database_url
 from scorekeeper.extensions import db
 
 ENGINE = Path(__file__).resolve().parent.parent / "engine"
 
 
-def test_db_upgrade_puts_a_fresh_database_under_migration_control(
-    runner: FlaskCliRunner, app: Flask
-) -> None:
-    result = runner.invoke(args=["db", "upgrade"])
+def test_db_upgrade_creates_every_table_on_a_fresh_database(tmp_path: Path) -> None:
+    path = tmp_path / "fresh.sqlite3"
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
+    result = app.test_cli_runner().invoke(args=["db", "upgrade"])
     assert result.exit_code == 0, result.output
-    path = app.config["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///")
     with sqlite3.connect(path) as connection:
         (revision,) = connection.execute("SELECT version_num FROM alembic_version").fetchone()
-    assert revision == "0001_baseline"
-
-
-def test_sqlite_connections_use_wal_and_foreign_keys(app: Flask) -> None:
+        tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
+    assert revision == "0002_games"
+    assert {"tables", "players", "games", "sides", "seats", "hands"} <= tables
     with app.app_context():
+        db.engine.dispose()
+
+
+def test_migrations_go_down_and_up_again(sqlite_app: Flask) -> None:
+    runner = sqlite_app.test_cli_runner()
+    assert runner.invoke(args=["db", "downgrade", "base"]).exit_code == 0
+    assert runner.invoke(args=["db", "upgrade"]).exit_code == 0
+
+
+def test_the_models_match_the_migrations(sqlite_app: Flask) -> None:
+    with sqlite_app.app_context():
+        with db.engine.connect() as connection:
+            context = MigrationContext.configure(connection, opts={"render_as_batch": True})
+            assert compare_metadata(context, db.metadata) == []
+
+
+def test_sqlite_connections_use_wal_and_foreign_keys(sqlite_app: Flask) -> None:
+    with sqlite_app.app_context():
         with db.engine.connect() as connection:
             pragmas = {
                 name: connection.execute(text(f"PRAGMA {name}")).scalar()

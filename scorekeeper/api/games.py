@@ -41,7 +41,7 @@ def game_response(game: Game, status: int = 200, location: str | None = None) ->
     return respond(game_schema.dump(game_view(game)), status, etag=game.etag, location=location)
 
 
-@bp.post("/tables/<int:table_id>/games")
+@bp.post("/tables/<id:table_id>/games")
 def start_game(table_id: int) -> Response:
     """Start a game: seated players, the sides and their players, the variants."""
     table = authorized_table(table_id)
@@ -51,7 +51,7 @@ def start_game(table_id: int) -> Response:
     return game_response(game, 201, location)
 
 
-@bp.get("/tables/<int:table_id>/games")
+@bp.get("/tables/<id:table_id>/games")
 def list_games(table_id: int) -> Response:
     """The table's games, newest first, filtered by player, status and date, a page at a time."""
     table = authorized_table(table_id)
@@ -77,13 +77,13 @@ def list_games(table_id: int) -> Response:
     return respond(GamePageSchema().dump(page))
 
 
-@bp.get("/tables/<int:table_id>/games/<int:game_id>")
+@bp.get("/tables/<id:table_id>/games/<id:game_id>")
 def read_game(table_id: int, game_id: int) -> Response:
     """A game: sides, hands with running totals, leaders, status and winner (ETag, 304)."""
     return game_response(table_game(authorized_table(table_id), game_id))
 
 
-@bp.post("/tables/<int:table_id>/games/<int:game_id>/abandon")
+@bp.post("/tables/<id:table_id>/games/<id:game_id>/abandon")
 def abandon_game(table_id: int, game_id: int) -> Response:
     """Abandon a game before its end."""
     table = authorized_table(table_id)

@@ -28,7 +28,7 @@ def hand_url(table_id: int, game_id: int, number: int) -> str:
     return url_for("api.hands.read_hand", table_id=table_id, game_id=game_id, number=number)
 
 
-@bp.post("/tables/<int:table_id>/games/<int:game_id>/hands")
+@bp.post("/tables/<id:table_id>/games/<id:game_id>/hands")
 def add_hand(table_id: int, game_id: int) -> Response:
     """Record the next hand; a retry with the same Idempotency-Key records nothing twice."""
     table = authorized_table(table_id)
@@ -46,7 +46,7 @@ def add_hand(table_id: int, game_id: int) -> Response:
     return response
 
 
-@bp.get("/tables/<int:table_id>/games/<int:game_id>/hands/<int:number>")
+@bp.get("/tables/<id:table_id>/games/<id:game_id>/hands/<id:number>")
 def read_hand(table_id: int, game_id: int, number: int) -> Response:
     """One hand: its report, its breakdown and the running totals after it (ETag, 304)."""
     game = table_game(authorized_table(table_id), game_id)
@@ -54,7 +54,7 @@ def read_hand(table_id: int, game_id: int, number: int) -> Response:
     return respond(hand_body(game, hand), etag=hand.etag)
 
 
-@bp.put("/tables/<int:table_id>/games/<int:game_id>/hands/<int:number>")
+@bp.put("/tables/<id:table_id>/games/<id:game_id>/hands/<id:number>")
 def correct_hand(table_id: int, game_id: int, number: int) -> Response:
     """Replace a hand's report (If-Match required); the totals after it are recomputed."""
     table = authorized_table(table_id)
@@ -64,7 +64,7 @@ def correct_hand(table_id: int, game_id: int, number: int) -> Response:
     return respond(hand_body(game, hand), etag=hand.etag)
 
 
-@bp.delete("/tables/<int:table_id>/games/<int:game_id>/hands/<int:number>")
+@bp.delete("/tables/<id:table_id>/games/<id:game_id>/hands/<id:number>")
 def undo_hand(table_id: int, game_id: int, number: int) -> Response:
     """Undo the last hand (If-Match required)."""
     game = operations.locked_game(authorized_table(table_id), game_id)

@@ -28,14 +28,14 @@ def finished_games(table: Table) -> list[Game]:
     return list(db.session.execute(statement).scalars())
 
 
-@bp.get("/tables/<int:table_id>/history")
+@bp.get("/tables/<id:table_id>/history")
 def history(table_id: int) -> Response:
     """Every finished game with one row per player: side, total, won / lost / tied."""
     rows = history_rows(finished_games(authorized_table(table_id)))
     return respond({"items": row_schema.dump(list(rows), many=True)})
 
 
-@bp.get("/tables/<int:table_id>/history.csv")
+@bp.get("/tables/<id:table_id>/history.csv")
 def history_csv(table_id: int) -> Response:
     """The same rows as CSV, for a spreadsheet."""
     rows = row_schema.dump(

@@ -29,7 +29,7 @@ def table_player(table: Table, player_id: int) -> Player:
     return player
 
 
-@bp.post("/tables/<int:table_id>/players")
+@bp.post("/tables/<id:table_id>/players")
 def create_player(table_id: int) -> Response:
     """Add a player to the table (names are unique within a table)."""
     player = operations.create_player(authorized_table(table_id), **json_body(PlayerCreateSchema()))
@@ -37,14 +37,14 @@ def create_player(table_id: int) -> Response:
     return respond(player_schema.dump(player), 201, location=location)
 
 
-@bp.get("/tables/<int:table_id>/players")
+@bp.get("/tables/<id:table_id>/players")
 def list_players(table_id: int) -> Response:
     """The table's players, in the order they joined."""
     table = authorized_table(table_id)
     return respond({"items": player_schema.dump(table.players, many=True)})
 
 
-@bp.get("/tables/<int:table_id>/players/<int:player_id>")
+@bp.get("/tables/<id:table_id>/players/<id:player_id>")
 def read_player(table_id: int, player_id: int) -> Response:
     """A player with their statistics over every game they played at this table."""
     player = table_player(authorized_table(table_id), player_id)
@@ -59,7 +59,7 @@ def read_player(table_id: int, player_id: int) -> Response:
     return respond(PlayerWithStatisticsSchema().dump(body))
 
 
-@bp.patch("/tables/<int:table_id>/players/<int:player_id>")
+@bp.patch("/tables/<id:table_id>/players/<id:player_id>")
 def rename_player(table_id: int, player_id: int) -> Response:
     """Rename a player."""
     player = table_player(authorized_table(table_id), player_id)

@@ -35,13 +35,13 @@ def create_table() -> Response:
     return respond({**table_view(table), "token": token}, 201, location=location)
 
 
-@bp.get("/tables/<int:table_id>")
+@bp.get("/tables/<id:table_id>")
 def read_table(table_id: int) -> Response:
     """A table with the number of its players and games."""
     return respond(table_view(authorized_table(table_id)))
 
 
-@bp.post("/tables/<int:table_id>/token")
+@bp.post("/tables/<id:table_id>/token")
 def rotate_token(table_id: int) -> Response:
     """Replace the table's token: the old one stops working at once."""
     token = operations.rotate_token(authorized_table(table_id))

@@ -44,7 +44,7 @@ class GameCreateSchema(Strict):
 
 
 class GameQuerySchema(Strict):
-    player = fields.Integer()
+    player = fields.Integer(validate=validate.Range(min=1, max=2**31 - 1))
     status = fields.String(validate=validate.OneOf([s.value for s in GameStatus]))
     since = fields.DateTime(data_key="from")
     until = fields.DateTime(data_key="to")
