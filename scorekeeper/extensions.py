@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 from contextvars import ContextVar, Token
+from dataclasses import dataclass
 from typing import Any
 
 from flask_migrate import Migrate
@@ -19,10 +21,21 @@ class Base(DeclarativeBase):
 db = SQLAlchemy(model_class=Base)
 migrate = Migrate(render_as_batch=True)
 
-_writing: ContextVar[bool] = ContextVar("writing", default=False)
+
+@dataclass(slots=True)
+class _Writer:
+    """A request that writes; whether it holds this process's SQLite write lock."""
+
+    holds_lock: bool = False
 
 
-def begin_writing() -> Token[bool]:
+_writer: ContextVar[_Writer | None] = ContextVar("writer", default=None)
+_sqlite_writers = threading.Lock()
+"""One SQLite writer at a time per process, so threads queue on a lock that wakes them at once
+rather than in SQLite's busy handler, which polls with sleeps of up to 100 ms."""
+
+
+def begin_writing() -> Token[_Writer | None]:
     """Mark the transactions begun from now on (until :func:`end_writing`) as writes.
 
     On SQLite they then start with ``BEGIN IMMEDIATE``: the write lock is taken before the first
@@ -30,12 +43,15 @@ def begin_writing() -> Token[bool]:
     between; it waits (busy_timeout) and then sees that write. PostgreSQL needs no such thing:
     writes lock the game row they change (``SELECT ... FOR UPDATE``).
     """
-    return _writing.set(True)
+    return _writer.set(_Writer())
 
 
-def end_writing(token: Token[bool]) -> None:
-    """Undo :func:`begin_writing`."""
-    _writing.reset(token)
+def end_writing(token: Token[_Writer | None]) -> None:
+    """Undo :func:`begin_writing` (always call it, after the request's last transaction)."""
+    writer = _writer.get()
+    if writer is not None and writer.holds_lock:
+        _sqlite_writers.release()
+    _writer.reset(token)
 
 
 @event.listens_for(Engine, "connect")
@@ -61,8 +77,16 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 @event.listens_for(Engine, "begin")
 def _sqlite_begin(connection: Any) -> None:
     """Begin SQLite transactions ourselves: IMMEDIATE for writes, DEFERRED for reads."""
-    if connection.dialect.name == "sqlite":
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if _writing.get() else "BEGIN")
+    if connection.dialect.name != "sqlite":
+        return
+    writer = _writer.get()
+    if writer is None:
+        connection.exec_driver_sql("BEGIN")
+        return
+    if not writer.holds_lock:
+        _sqlite_writers.acquire()
+        writer.holds_lock = True
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def _is_sqlite(dbapi_connection: Any) -> bool:

@@ -25,8 +25,8 @@ IDEMPOTENCY_KEY = "Idempotency-Key"
 IDEMPOTENCY_TTL = timedelta(hours=48)
 MAX_KEY_LENGTH = 255
 
-Produced = tuple[int, dict[str, Any], str | None]
-"""What a write view produces: the status, the JSON body, the Location (or None)."""
+Produced = tuple[int, dict[str, Any], str | None, str | None]
+"""What a write view produces: the status, the JSON body, the Location and the ETag (or None)."""
 
 
 def json_body(schema: Schema) -> dict[str, Any]:
@@ -53,6 +53,13 @@ def respond(
     return response
 
 
+def not_modified(etag: str) -> Response:
+    """304 Not Modified for a conditional GET whose ETag is still current."""
+    response = Response(status=304)
+    response.set_etag(etag)
+    return response
+
+
 def idempotent(table: Table, produce: Callable[[], Produced]) -> Response:
     """Run a write once per ``Idempotency-Key``: a retry with the same key and body gets the first
     answer again, and nothing is recorded twice; the same key with another body is 422.
@@ -62,16 +69,16 @@ def idempotent(table: Table, produce: Callable[[], Produced]) -> Response:
     """
     key = request.headers.get(IDEMPOTENCY_KEY)
     if key is None:
-        status, body, location = produce()
+        status, body, location, etag = produce()
         db.session.commit()
-        return respond(body, status, location=location)
+        return respond(body, status, location=location, etag=etag)
     if not 0 < len(key) <= MAX_KEY_LENGTH:
         raise BadRequest(f"{IDEMPOTENCY_KEY} must be 1 to {MAX_KEY_LENGTH} characters.")
     fingerprint = _fingerprint()
     record = _record(table, key)
     if record is not None:
         return _replay(record, fingerprint)
-    status, body, location = produce()
+    status, body, location, etag = produce()
     db.session.execute(
         delete(IdempotencyRecord).where(
             IdempotencyRecord.table_id == table.id,
@@ -97,7 +104,7 @@ def idempotent(table: Table, produce: Callable[[], Produced]) -> Response:
         if record is None:
             raise
         return _replay(record, fingerprint)
-    return respond(body, status, location=location)
+    return respond(body, status, location=location, etag=etag)
 
 
 def _record(table: Table, key: str) -> IdempotencyRecord | None:

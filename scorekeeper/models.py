@@ -12,7 +12,8 @@ from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import JSON, ColumnElement, ForeignKey, Index, String, UniqueConstraint, select
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm import Mapped, mapped_column, relationship, selectinload
+from sqlalchemy.orm.strategy_options import _AbstractLoad
 
 from scorekeeper.extensions import db
 
@@ -89,7 +90,21 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     @property
     def etag(self) -> str:
         """The game's entity tag: changes with every hand added, corrected or undone."""
-        return f"game-{self.id}-v{self.version}"
+        return Game.etag_of(self.id, self.version)
+
+    @staticmethod
+    def etag_of(game_id: int, version: int) -> str:
+        """The entity tag of version ``version`` of game ``game_id``."""
+        return f"game-{game_id}-v{version}"
+
+    @staticmethod
+    def everything() -> list[_AbstractLoad]:
+        """Loader options that fetch a game's sides, seats, players and hands in a few queries
+        instead of one query per side, seat and player."""
+        return [
+            selectinload(Game.sides).selectinload(Side.seats).joinedload(Seat.player),
+            selectinload(Game.hands),
+        ]
 
     @staticmethod
     def played_by(player_id: int) -> ColumnElement[bool]:

@@ -141,7 +141,10 @@ def _seating_problems(
 def locked_game(table: Table, game_id: int) -> Game:
     """The table's game ``game_id``, its row locked for the rest of the transaction."""
     game = db.session.execute(
-        select(Game).where(Game.id == game_id, Game.table_id == table.id).with_for_update()
+        select(Game)
+        .where(Game.id == game_id, Game.table_id == table.id)
+        .options(*Game.everything())
+        .with_for_update(of=Game)
     ).scalar_one_or_none()
     if game is None:
         raise NotFound("There is no such game at this table.")

@@ -39,10 +39,11 @@ def _as_server_user(*command: str) -> list[str]:
 
 
 @contextmanager
-def cluster() -> Iterator[str]:
+def cluster(fsync: bool = False) -> Iterator[str]:
     """Start a cluster in a new temporary folder; yield its server's SQLAlchemy URL; stop it and
     remove the folder after. (Not under pytest's own temporary folder: that one is private to
-    the user running the tests, and the server may run as another.)"""
+    the user running the tests, and the server may run as another.) Tests run without fsync;
+    a benchmark wants it on, as in production."""
     folder = Path(tempfile.mkdtemp(prefix="scorekeeper-pg-"))
     folder.chmod(0o755)
     if os.geteuid() == 0:
@@ -50,7 +51,9 @@ def cluster() -> Iterator[str]:
     data = folder / "data"
     port = _free_port()
     _run(_as_server_user("initdb", "-D", str(data), "-A", "trust", "-U", USER, "-E", "UTF8"))
-    options = f"-k {folder} -c listen_addresses=127.0.0.1 -p {port} -c fsync=off"
+    options = f"-k {folder} -c listen_addresses=127.0.0.1 -p {port} -c max_connections=200"
+    if not fsync:
+        options += " -c fsync=off"
     pg_ctl = ["pg_ctl", "-D", str(data), "-l", str(folder / "log"), "-w"]
     try:
         _run(_as_server_user(*pg_ctl, "-o", options, "start"))

@@ -7,7 +7,7 @@ from contextvars import Token
 from flask import Blueprint, g
 
 from scorekeeper.api import games, hands, history, players, scoring, tables
-from scorekeeper.extensions import begin_writing, end_writing
+from scorekeeper.extensions import _Writer, begin_writing, end_writing
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 for resource in (scoring, tables, players, games, hands, history):
@@ -27,6 +27,6 @@ def _mark_writes() -> None:
 
 @bp.teardown_request
 def _unmark_writes(_error: BaseException | None) -> None:
-    token: Token[bool] | None = g.pop("writing_token", None)
+    token: Token[_Writer | None] | None = g.pop("writing_token", None)
     if token is not None:
         end_writing(token)

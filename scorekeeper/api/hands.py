@@ -37,13 +37,9 @@ def add_hand(table_id: int, game_id: int) -> Response:
     def produce() -> Produced:
         game = operations.locked_game(table, game_id)
         hand = operations.add_hand(game, document)
-        return 201, hand_body(game, hand), hand_url(table_id, game_id, hand.number)
+        return 201, hand_body(game, hand), hand_url(table_id, game_id, hand.number), hand.etag
 
-    response = idempotent(table, produce)
-    if response.status_code == 201:
-        game = table_game(table, game_id)
-        response.headers["ETag"] = f'"{game.hands[-1].etag}"'
-    return response
+    return idempotent(table, produce)
 
 
 @bp.get("/tables/<id:table_id>/games/<id:game_id>/hands/<id:number>")

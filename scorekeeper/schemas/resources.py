@@ -7,7 +7,7 @@ from marshmallow import RAISE, Schema, fields, validate
 from engine.rules import SUPPORTED_PLAYERS
 from scorekeeper.models import GameStatus
 from scorekeeper.schemas.fields import StrictInteger, UtcDateTime
-from scorekeeper.schemas.reports import NAME_LENGTH, HandSchema, SideScoreSchema
+from scorekeeper.schemas.reports import NAME_LENGTH, HandSchema
 
 MAX_PAGE = 100
 
@@ -105,9 +105,9 @@ class GameSideOutSchema(Schema):
 class HandOutSchema(Schema):
     number = fields.Integer()
     version = fields.Integer()
-    report = fields.Dict()
+    report = fields.Raw()  # as entered: it passed HandEntrySchema when it was stored
     target = fields.Integer()
-    sides = fields.List(fields.Nested(SideScoreSchema))
+    sides = fields.Raw()  # the engine's breakdown, already in SideScoreSchema's shape
     totals = fields.List(fields.Integer())
     created_at = UtcDateTime()
     updated_at = UtcDateTime()

@@ -1,0 +1,236 @@
+"""Load benchmark: the API under gunicorn, driven by N simulated tables from another process.
+
+Each simulated table creates its players and a game, then plays it like phones at a table do:
+post a hand (with an Idempotency-Key), poll the game with conditional GETs (mostly 304), read the
+hand back; a finished game is followed by a new one. Prints requests/s and p50/p99 latency for
+each kind of request, on SQLite and, where the PostgreSQL binaries are present, on PostgreSQL.
+
+    .venv/bin/python benchmarks/load.py [--tables 8] [--seconds 15] [--backend sqlite|postgresql]
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import platform
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections import defaultdict
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests import postgres  # noqa: E402  (the throwaway cluster the tests use)
+
+BIN = Path(sys.executable).parent
+HANDS = [
+    {"sides": [{"distance": 300}, {"distance": 450, "safeties": ["extra_tank"]}]},
+    {"sides": [{"distance": 1000, "two_hundreds": 1, "completed_trip": True}, {"distance": 525}]},
+    {
+        "sides": [
+            {"distance": 675, "safeties": ["right_of_way"], "coup_fourres": ["right_of_way"]},
+            {"distance": 1000, "two_hundreds": 0, "completed_trip": True, "delayed_action": True},
+        ]
+    },
+]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def server(database_url: str, workers: int, threads: int):  # type: ignore[no-untyped-def]
+    """gunicorn serving the app on ``database_url``, migrated first; yields its port."""
+    env = {**os.environ, "DATABASE_URL": database_url}
+    subprocess.run([BIN / "scorekeeper", "db", "upgrade"], env=env, check=True, capture_output=True)
+    port = free_port()
+    process = subprocess.Popen(
+        [
+            BIN / "gunicorn",
+            "--workers",
+            str(workers),
+            "--threads",
+            str(threads),
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--log-level",
+            "warning",
+            "scorekeeper:create_app()",
+        ],
+        env=env,
+        cwd=ROOT,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            raise RuntimeError("gunicorn did not start")
+        yield port
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+class Table:
+    """One simulated table: its own keep-alive connection, token and game."""
+
+    def __init__(self, port: int, record: Any) -> None:
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.record = record
+        self.headers = {"Content-Type": "application/json"}
+
+    def request(
+        self,
+        kind: str,
+        method: str,
+        path: str,
+        body: Any = None,
+        headers: dict[str, str] | None = None,
+    ) -> tuple[int, Any, Any]:
+        start = time.perf_counter()
+        self.connection.request(
+            method,
+            path,
+            body=None if body is None else json.dumps(body),
+            headers={**self.headers, **(headers or {})},
+        )
+        response = self.connection.getresponse()
+        data = response.read()
+        self.record(kind, time.perf_counter() - start, response.status)
+        return response.status, json.loads(data) if data else None, response
+
+    def setup(self) -> None:
+        _, table, _ = self.request("create table", "POST", "/api/v1/tables", {"name": "Bench"})
+        self.url = f"/api/v1/tables/{table['id']}"
+        self.headers["Authorization"] = f"Bearer {table['token']}"
+        self.players = [
+            self.request("create player", "POST", self.url + "/players", {"name": name})[1]["id"]
+            for name in ("Ann", "Bob", "Cat", "Dan")
+        ]
+        self.new_game()
+
+    def new_game(self) -> None:
+        a, b, c, d = self.players
+        body = {"players": 4, "sides": [{"players": [a, c]}, {"players": [b, d]}]}
+        _, game, response = self.request("create game", "POST", self.url + "/games", body)
+        self.game = f"{self.url}/games/{game['id']}"
+        self.etag = response.getheader("ETag")
+        self.hands = 0
+
+    def play(self, stop: threading.Event) -> None:
+        self.setup()
+        while not stop.is_set():
+            status, _, _ = self.request(
+                "POST hand",
+                "POST",
+                self.game + "/hands",
+                HANDS[self.hands % len(HANDS)],
+                {"Idempotency-Key": uuid.uuid4().hex},
+            )
+            self.hands += 1
+            if status == 409:
+                self.new_game()
+                continue
+            for _ in range(3):
+                _, _, response = self.request(
+                    "GET game (poll)", "GET", self.game, headers={"If-None-Match": self.etag or ""}
+                )
+                self.etag = response.getheader("ETag") or self.etag
+            self.request("GET hand", "GET", f"{self.game}/hands/{self.hands}")
+
+
+def drive(port: int, tables: int, seconds: float) -> dict[str, list[float]]:
+    latencies: dict[str, list[float]] = defaultdict(list)
+    errors: dict[str, int] = defaultdict(int)
+    lock = threading.Lock()
+
+    def record(kind: str, elapsed: float, status: int) -> None:
+        with lock:
+            latencies[kind].append(elapsed)
+            if status >= 500:
+                errors[kind] += 1
+
+    stop = threading.Event()
+    players = [Table(port, record) for _ in range(tables)]
+    threads = [threading.Thread(target=t.play, args=(stop,)) for t in players]
+    for thread in threads:
+        thread.start()
+    time.sleep(seconds)
+    stop.set()
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise RuntimeError(f"server errors: {dict(errors)}")
+    return latencies
+
+
+def report(backend: str, latencies: dict[str, list[float]], seconds: float) -> None:
+    print(
+        f"\n{backend}: {sum(len(v) for v in latencies.values()) / seconds:,.0f} requests/s in all"
+    )
+    print(f"  {'request':<18}{'count':>8}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}")
+    for kind, values in sorted(latencies.items(), key=lambda item: -len(item[1])):
+        ordered = sorted(values)
+        p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+        print(
+            f"  {kind:<18}{len(values):>8}{len(values) / seconds:>9,.0f}"
+            f"{statistics.median(values) * 1000:>9.1f}{p99 * 1000:>9.1f}"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=8)
+    parser.add_argument("--seconds", type=float, default=15)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--backend", choices=["sqlite", "postgresql"], action="append")
+    args = parser.parse_args()
+    backends = args.backend or ["sqlite", "postgresql"]
+    print(
+        f"{platform.machine()}, {os.cpu_count()} cores, CPython {platform.python_version()}; "
+        f"gunicorn {args.workers} workers × {args.threads} threads; {args.tables} tables "
+        f"for {args.seconds:.0f} s each"
+    )
+    for backend in backends:
+        if backend == "sqlite":
+            folder = Path(tempfile.mkdtemp(prefix="scorekeeper-bench-"))
+            with server(
+                f"sqlite:///{folder / 'bench.sqlite3'}", args.workers, args.threads
+            ) as port:
+                report(
+                    "SQLite (WAL, synchronous=FULL)",
+                    drive(port, args.tables, args.seconds),
+                    args.seconds,
+                )
+        else:
+            missing = postgres.binaries_missing()
+            if missing:
+                print(f"\nPostgreSQL: skipped, {missing}")
+                continue
+            with postgres.cluster(fsync=True) as url:
+                with server(url, args.workers, args.threads) as port:
+                    report("PostgreSQL 15", drive(port, args.tables, args.seconds), args.seconds)
+
+
+if __name__ == "__main__":
+    main()
