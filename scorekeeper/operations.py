@@ -238,7 +238,10 @@ def _hand(game: Game, number: int, if_match: str | None) -> Hand:
         raise PreconditionRequired(
             "This change needs an If-Match header with the ETag of the hand it replaces."
         )
-    if not parse_etags(if_match).contains(hand.etag):
+    # The hand's own ETag, or the game's: every change to a hand changes the game's ETag too,
+    # so a phone that read the whole game may change a hand as safely as one that read the hand.
+    expected = parse_etags(if_match)
+    if not (expected.contains(hand.etag) or expected.contains(game.etag)):
         raise PreconditionFailed(
             f"Hand {number} changed since you read it (it is at version {hand.version}): "
             "read it again, then apply your change to the current version."

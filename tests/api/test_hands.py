@@ -211,3 +211,12 @@ def test_oversized_hand_is_413(table: TableAccess, game_url: str) -> None:
         headers=table.headers,
     )
     assert response.status_code == 413
+
+
+def test_the_games_current_etag_also_allows_a_change(table: TableAccess, game_url: str) -> None:
+    table.post(game_url + "/hands", SMALL)
+    game_etag = table.get(game_url).headers["ETag"]
+    response = table.put(game_url + "/hands/1", WIN, headers={"If-Match": game_etag})
+    assert response.status_code == 200
+    stale = table.put(game_url + "/hands/1", SMALL, headers={"If-Match": game_etag})
+    assert stale.status_code == 412
