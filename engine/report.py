@@ -8,14 +8,16 @@ integer where an integer belongs, no unknown field) are guarded at the boundary 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.cards import DISTANCE_VALUES, SAFETIES, Card
 from engine.problems import Problem, ProblemCode, pointer
 from engine.rules import Rules, UnknownVariant, UnsupportedPlayerCount, parse_variant
 from engine.scoring import Category
+
+_Named = TypeVar("_Named", Card, Category)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -201,32 +203,47 @@ def _read_side(reader: _Reader, data: Mapping[str, Any], path: str, index: int) 
 
 
 def _read_safeties(reader: _Reader, names: Sequence[str], path: str, side: str) -> tuple[Card, ...]:
-    cards: list[Card] = []
-    for position, name in enumerate(names):
-        if name in SAFETIES:
-            cards.append(Card(name))
-        else:
-            reader.problem(
-                ProblemCode.SAFETY_UNKNOWN,
-                f"{path}/{position}",
-                f"{side} lists {name!r}, which is not a safety; the safeties are "
-                f"{', '.join(SAFETIES)}.",
-            )
-    return tuple(cards)
+    return _read_names(
+        reader,
+        names,
+        path,
+        {str(card): card for card in SAFETIES},
+        ProblemCode.SAFETY_UNKNOWN,
+        lambda name: (
+            f"{side} lists {name!r}, which is not a safety; the safeties are {', '.join(SAFETIES)}."
+        ),
+    )
 
 
 def _read_claims(
     reader: _Reader, names: Sequence[str], path: str, side: str
 ) -> tuple[Category, ...]:
-    claims: list[Category] = []
+    return _read_names(
+        reader,
+        names,
+        path,
+        {str(claim): claim for claim in Category},
+        ProblemCode.INVALID_FIELD,
+        lambda name: (
+            f"{side} claims {name!r}, which is not a score category; claims are "
+            f"{', '.join(Category)}."
+        ),
+    )
+
+
+def _read_names(
+    reader: _Reader,
+    names: Sequence[str],
+    path: str,
+    known: Mapping[str, _Named],
+    code: ProblemCode,
+    unknown: Callable[[str], str],
+) -> tuple[_Named, ...]:
+    """The members ``names`` stand for; each unknown name is a problem at its position."""
+    members: list[_Named] = []
     for position, name in enumerate(names):
-        if name in Category.__members__.values():
-            claims.append(Category(name))
+        if name in known:
+            members.append(known[name])
         else:
-            reader.problem(
-                ProblemCode.INVALID_FIELD,
-                f"{path}/{position}",
-                f"{side} claims {name!r}, which is not a score category; claims are "
-                f"{', '.join(Category)}.",
-            )
-    return tuple(claims)
+            reader.problem(code, f"{path}/{position}", unknown(name))
+    return tuple(members)

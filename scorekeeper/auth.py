@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from typing import Any, TypeVar
 
 from flask import request
 from sqlalchemy import select
@@ -15,7 +16,9 @@ from werkzeug.datastructures import WWWAuthenticate
 from werkzeug.exceptions import NotFound, Unauthorized
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Table
+from scorekeeper.models import Game, Player, Table
+
+_Owned = TypeVar("_Owned", Game, Player)
 
 TOKEN_PREFIX = "mb_"
 
@@ -48,6 +51,14 @@ def authorized_table(table_id: int) -> Table:
     if table.id != table_id:
         raise NotFound("There is no such table.")
     return table
+
+
+def owned(table: Table, model: type[_Owned], id_: int, what: str, *options: Any) -> _Owned:
+    """The ``model`` row ``id_`` if it belongs to ``table``; 404 otherwise, whoever owns it."""
+    row = db.session.get(model, id_, options=options)
+    if row is None or row.table_id != table.id:
+        raise NotFound(f"There is no such {what} at this table.")
+    return row
 
 
 def _unauthorized(description: str) -> Unauthorized:

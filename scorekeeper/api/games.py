@@ -8,11 +8,10 @@ from datetime import UTC, datetime
 
 from flask import Blueprint, Response, request, url_for
 from sqlalchemy import select
-from werkzeug.exceptions import NotFound
 
 from engine.problems import Problem, ProblemCode
 from scorekeeper import operations
-from scorekeeper.auth import authorized_table
+from scorekeeper.auth import authorized_table, owned
 from scorekeeper.extensions import db
 from scorekeeper.http import json_body, not_modified, respond
 from scorekeeper.models import Game, Table
@@ -31,10 +30,8 @@ game_schema = GameSchema()
 
 
 def table_game(table: Table, game_id: int) -> Game:
-    game = db.session.get(Game, game_id, options=Game.everything())
-    if game is None or game.table_id != table.id:
-        raise NotFound("There is no such game at this table.")
-    return game
+    """The table's game ``game_id``, with everything a view of it needs."""
+    return owned(table, Game, game_id, "game", *Game.everything())
 
 
 def game_response(game: Game, status: int = 200, location: str | None = None) -> Response:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, url_for
 from sqlalchemy import select
-from werkzeug.exceptions import NotFound
 
 from scorekeeper import operations
-from scorekeeper.auth import authorized_table
+from scorekeeper.auth import authorized_table, owned
 from scorekeeper.extensions import db
 from scorekeeper.http import json_body, respond
 from scorekeeper.models import Game, Player, Table
@@ -23,10 +22,7 @@ player_schema = PlayerSchema()
 
 
 def table_player(table: Table, player_id: int) -> Player:
-    player = db.session.get(Player, player_id)
-    if player is None or player.table_id != table.id:
-        raise NotFound("There is no such player at this table.")
-    return player
+    return owned(table, Player, player_id, "player")
 
 
 @bp.post("/tables/<id:table_id>/players")
