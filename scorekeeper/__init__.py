@@ -9,8 +9,8 @@ from typing import Any
 from flask import Flask
 from werkzeug.routing import IntegerConverter
 
-from scorekeeper import config, errors
-from scorekeeper.extensions import db, migrate
+from scorekeeper import config, errors, i18n, sqlite
+from scorekeeper.extensions import csrf, db, migrate
 
 MAX_ID = 2**31 - 1
 
@@ -38,8 +38,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     db.init_app(app)
     migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "..", "migrations"))
     errors.init_app(app)
+    sqlite.init_app(app)
+    i18n.init_app(app)
+    csrf.init_app(app)
 
-    from scorekeeper import api, models  # noqa: F401  (models: for migrations)
+    from scorekeeper import api, models, pages  # noqa: F401  (models: for migrations)
 
+    csrf.exempt(api.bp)  # the API authenticates with a bearer token, never a cookie
     app.register_blueprint(api.bp)
+    app.register_blueprint(pages.bp)
     return app

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, current_app, json
+from typing import Any
+
+from flask import Flask, Response, current_app, has_request_context, json, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from engine.errors import InvalidReport
@@ -25,21 +27,38 @@ def problem_response(
     return response
 
 
+def wants_page() -> bool:
+    """Whether the request came from the pages (an HTML answer) rather than the API."""
+    return has_request_context() and not request.path.startswith("/api/")
+
+
+def page_response(document: dict[str, Any], headers: dict[str, str] | None = None) -> Response:
+    """The problem as a page a person reads, with the same status."""
+    page = render_template("pages/error.html", problem=document)
+    response = Response(page, status=document["status"], mimetype="text/html")
+    response.headers.update(headers or {})
+    return response
+
+
+def respond_with(document: dict[str, Any], headers: dict[str, str] | None = None) -> Response:
+    return page_response(document, headers) if wants_page() else problem_response(document, headers)
+
+
 def handle_http_exception(error: HTTPException) -> Response:
     """Flask's own errors (400, 404, 405, 413, 415, ...) in the problem shape."""
     status = error.code or 500
     headers = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}
-    return problem_response(problem_document(status, error.description or ""), headers)
+    return respond_with(problem_document(status, error.description or ""), headers)
 
 
 def handle_invalid_report(error: InvalidReport) -> Response:
     """A report or sheet the rules refuse: 422 with every problem."""
-    return problem_response(refusal_document(error.problems))
+    return respond_with(refusal_document(error.problems))
 
 
 def handle_invalid_request(error: InvalidRequest) -> Response:
     """A body without the documented shape: 422 naming every field."""
-    return problem_response(refusal_document(error.problems, shape=True))
+    return respond_with(refusal_document(error.problems, shape=True))
 
 
 def handle_unexpected(error: Exception) -> Response:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
+from flask_wtf import CSRFProtect
 from sqlalchemy.orm import DeclarativeBase
 
 from scorekeeper import sqlite  # noqa: F401  (registers SQLite's connection settings)
@@ -15,3 +16,4 @@ class Base(DeclarativeBase):
 
 db = SQLAlchemy(model_class=Base)
 migrate = Migrate(render_as_batch=True)
+csrf = CSRFProtect()

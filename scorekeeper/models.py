@@ -167,7 +167,12 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
     @property
     def etag(self) -> str:
         """The hand's entity tag: changes with every correction."""
-        return f"hand-{self.id}-v{self.version}"
+        return Hand.etag_of(self.id, self.version)
+
+    @staticmethod
+    def etag_of(hand_id: int, version: int) -> str:
+        """The entity tag of version ``version`` of hand ``hand_id``."""
+        return f"hand-{hand_id}-v{version}"
 
 
 class IdempotencyRecord(db.Model):  # type: ignore[name-defined,misc]

@@ -16,6 +16,7 @@ from contextvars import ContextVar, Token
 from dataclasses import dataclass
 from typing import Any
 
+from flask import Flask, g, request
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
@@ -30,6 +31,8 @@ class _Writer:
 
     locked: str | None = None
 
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 _writer: ContextVar[_Writer | None] = ContextVar("sqlite_writer", default=None)
 _thread_lock = threading.Lock()
@@ -53,6 +56,21 @@ def end_writing(token: Token[_Writer | None]) -> None:
         fcntl.flock(_lock_files[writer.locked], fcntl.LOCK_UN)
         _thread_lock.release()
     _writer.reset(token)
+
+
+def init_app(app: Flask) -> None:
+    """Requests that may change data (not GET, HEAD, OPTIONS) begin their transactions as writes."""
+
+    @app.before_request
+    def _mark_writes() -> None:
+        if request.method not in SAFE_METHODS:
+            g.sqlite_writer = begin_writing()
+
+    @app.teardown_request
+    def _unmark_writes(_error: BaseException | None) -> None:
+        token = g.pop("sqlite_writer", None)
+        if token is not None:
+            end_writing(token)
 
 
 def _lock(database: str) -> None:

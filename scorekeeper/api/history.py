@@ -38,9 +38,12 @@ def history(table_id: int) -> Response:
 @bp.get("/tables/<id:table_id>/history.csv")
 def history_csv(table_id: int) -> Response:
     """The same rows as CSV, for a spreadsheet."""
-    rows = row_schema.dump(
-        list(history_rows(finished_games(authorized_table(table_id)))), many=True
-    )
+    return csv_response(finished_games(authorized_table(table_id)))
+
+
+def csv_response(games: list[Game]) -> Response:
+    """The history rows of ``games`` as a CSV download."""
+    rows = row_schema.dump(list(history_rows(games)), many=True)
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=HISTORY_COLUMNS, lineterminator="\r\n")
     writer.writeheader()

@@ -1,0 +1,126 @@
+"""English and French for the pages: the language from a switch (cookie) or Accept-Language.
+
+Card and bonus names come from the engine's own tables (``engine.names``); the words of the
+pages are in :data:`FRENCH`, keyed by their English text, so a missing entry falls back to
+English rather than breaking a page.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, g, request
+
+from engine.cards import Card
+from engine.names import Language, card_name, category_name
+from engine.scoring import Category
+
+LANGUAGE_COOKIE = "lang"
+
+FRENCH: dict[str, str] = {
+    "Mille Bornes scorekeeper": "Marqueur de 1000 Bornes",
+    "Your table": "Votre table",
+    "Create a table": "Créer une table",
+    "Table name": "Nom de la table",
+    "Create": "Créer",
+    "Join a table": "Rejoindre une table",
+    "Open": "Ouvrir",
+    "Players": "Joueurs",
+    "Add a player": "Ajouter un joueur",
+    "Add": "Ajouter",
+    "Name": "Nom",
+    "Games": "Parties",
+    "New game": "Nouvelle partie",
+    "Start the game": "Commencer la partie",
+    "Seated players": "Joueurs à table",
+    "Side": "Camp",
+    "Team": "Équipe",
+    "Rules variants": "Variantes",
+    "Scoreboard": "Tableau des scores",
+    "Enter a hand": "Saisir une manche",
+    "Hand": "Manche",
+    "Hands": "Manches",
+    "Total": "Total",
+    "Leader": "En tête",
+    "Game over": "Partie terminée",
+    "wins": "gagne",
+    "Tie between": "Égalité entre",
+    "Distance": "Distance",
+    "Cards by value": "Cartes par valeur",
+    "or a plain total (km)": "ou un total (km)",
+    "200 km cards played": "Cartes 200 jouées",
+    "Safeties": "Bottes",
+    "coup-fourré": "coup fourré",
+    "Who completed the trip?": "Qui a terminé la manche ?",
+    "Nobody (deck exhausted)": "Personne (pioche épuisée)",
+    "Delayed action (completed after the draw pile ran out)": "Couronnement (fini après la pioche)",
+    "Extension called by": "Allonge annoncée par",
+    "Nobody": "Personne",
+    "Claims (optional, checked by the rules)": "Annonces (facultatif, vérifiées)",
+    "Preview": "Aperçu",
+    "Save the hand": "Enregistrer la manche",
+    "Save the correction": "Enregistrer la correction",
+    "Correct": "Corriger",
+    "Undo the last hand": "Annuler la dernière manche",
+    "Undo": "Annuler",
+    "Abandon the game": "Abandonner la partie",
+    "Abandon": "Abandonner",
+    "Cancel": "Retour",
+    "Are you sure?": "Vous êtes sûr ?",
+    "History": "Historique",
+    "Download CSV": "Télécharger en CSV",
+    "Statistics": "Statistiques",
+    "played": "jouées",
+    "won": "gagnées",
+    "win rate": "victoires",
+    "average hand": "manche moyenne",
+    "best hand": "meilleure manche",
+    "shutouts": "capots",
+    "Share this table": "Partager cette table",
+    "Scan to join from another phone": "Scannez pour rejoindre depuis un autre téléphone",
+    "in progress": "en cours",
+    "finished": "terminée",
+    "abandoned": "abandonnée",
+    "The hand was refused": "La manche est refusée",
+    "This hand was changed on another phone; here is the current version.": (
+        "Cette manche a été modifiée sur un autre téléphone ; voici la version actuelle."
+    ),
+    "Score chart": "Courbe des scores",
+    "No hand yet.": "Aucune manche pour l'instant.",
+    "Back to the table": "Retour à la table",
+    "Back to the game": "Retour à la partie",
+    "target": "objectif",
+    "Result": "Résultat",
+    "lost": "perdue",
+    "tied": "égalité",
+}
+
+
+def language() -> Language:
+    """The language of this request: the switch's cookie, else the browser's preference."""
+    if "language" not in g:
+        chosen = request.args.get(LANGUAGE_COOKIE) or request.cookies.get(LANGUAGE_COOKIE)
+        if chosen not in (Language.EN, Language.FR):
+            chosen = request.accept_languages.best_match([Language.EN, Language.FR], Language.EN)
+        g.language = Language(chosen)
+    return Language(g.language)
+
+
+def translate(text: str) -> str:
+    """``text`` in the request's language."""
+    return FRENCH.get(text, text) if language() is Language.FR else text
+
+
+def category_label(category: str) -> str:
+    """A score category's name in the request's language."""
+    return category_name(Category(category), language())
+
+
+def card_label(card: str) -> str:
+    """A card's printed name in the request's language."""
+    return card_name(Card(card), language())
+
+
+def init_app(app: Flask) -> None:
+    """Make the translation helpers available to every template."""
+    app.jinja_env.globals.update(
+        _=translate, language=language, category_label=category_label, card_label=card_label
+    )

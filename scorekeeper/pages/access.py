@@ -1,0 +1,46 @@
+"""Which table a phone may open: its token, kept in a cookie after the first visit."""
+
+from __future__ import annotations
+
+from flask import request
+from sqlalchemy import select
+from werkzeug.exceptions import NotFound
+from werkzeug.wrappers import Response
+
+from scorekeeper.auth import token_hash
+from scorekeeper.extensions import db
+from scorekeeper.models import Table
+
+ONE_YEAR = 365 * 24 * 3600
+
+
+def cookie_name(table_id: int) -> str:
+    return f"table_{table_id}"
+
+
+def page_table(table_id: int) -> Table:
+    """The table whose token this phone holds; 404 otherwise (as the API, no existence leak)."""
+    token = request.cookies.get(cookie_name(table_id), "")
+    table = db.session.execute(
+        select(Table).where(Table.token_hash == token_hash(token))
+    ).scalar_one_or_none()
+    if table is None or table.id != table_id:
+        raise NotFound("This phone has not joined that table: open its share link or QR code.")
+    return table
+
+
+def remember(response: Response, table_id: int, token: str) -> Response:
+    """Keep the table's token on this phone (HTTP only: scripts never see it)."""
+    response.set_cookie(
+        cookie_name(table_id), token, max_age=ONE_YEAR, httponly=True, samesite="Lax"
+    )
+    return response
+
+
+def joined_tables() -> list[int]:
+    """The tables this phone holds a token for (the cookies say so; tokens are checked on use)."""
+    ids = []
+    for name in request.cookies:
+        if name.startswith("table_") and name.removeprefix("table_").isdigit():
+            ids.append(int(name.removeprefix("table_")))
+    return sorted(ids)

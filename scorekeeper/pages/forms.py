@@ -1,0 +1,106 @@
+"""The hand-entry form: to the v1 hand report and back, so the pages and the API share one path.
+
+Field names: ``s{i}-d{25..200}`` card counts, ``s{i}-km`` a plain total with ``s{i}-two_hundreds``,
+``s{i}-safety-{name}`` and ``s{i}-cf-{name}`` toggles, ``s{i}-claim-{name}``; ``completed`` and
+``extension`` name a side's index (or nothing), ``delayed`` is a checkbox.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.cards import DISTANCE_VALUES, SAFETIES
+from engine.problems import Problem, ProblemCode, pointer
+
+CLAIMS = ("shutout", "safe_trip", "delayed_action", "extension", "all_safeties", "trip")
+
+
+def _number(form: Mapping[str, str], name: str, path: str, problems: list[Problem]) -> int | None:
+    text = (form.get(name) or "").strip()
+    if not text:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        problems.append(
+            Problem(code=ProblemCode.INVALID_FIELD, path=path, detail=f"{text!r} is not a number.")
+        )
+        return None
+
+
+def report_from_form(form: Mapping[str, str], sides: int) -> tuple[dict[str, Any], list[Problem]]:
+    """The hand report the form describes, and the problems with what could not be read."""
+    problems: list[Problem] = []
+    completed = form.get("completed", "")
+    extension = form.get("extension", "")
+    report: dict[str, Any] = {"sides": []}
+    for index in range(sides):
+        prefix = f"s{index}-"
+        path = pointer("sides", index)
+        side: dict[str, Any] = {}
+        km = _number(form, prefix + "km", path + "/distance", problems)
+        if km is not None:
+            side["distance"] = km
+            two_hundreds = _number(form, prefix + "two_hundreds", path + "/two_hundreds", problems)
+            side["two_hundreds"] = two_hundreds
+        else:
+            side["distance"] = {
+                str(value): _number(form, f"{prefix}d{value}", f"{path}/distance/{value}", problems)
+                or 0
+                for value in DISTANCE_VALUES
+            }
+        side["safeties"] = [str(s) for s in SAFETIES if form.get(f"{prefix}safety-{s}")]
+        side["coup_fourres"] = [str(s) for s in SAFETIES if form.get(f"{prefix}cf-{s}")]
+        side["completed_trip"] = completed == str(index)
+        side["delayed_action"] = completed == str(index) and bool(form.get("delayed"))
+        claims = [claim for claim in CLAIMS if form.get(f"{prefix}claim-{claim}")]
+        if claims:
+            side["claims"] = claims
+        report["sides"].append(side)
+    if extension.isdigit():
+        report["extension_called_by"] = int(extension)
+    return report, problems
+
+
+def form_from_report(report: Mapping[str, Any]) -> dict[str, str]:
+    """The form's fields filled in from a stored report (to correct it, or after a refusal)."""
+    form: dict[str, str] = {}
+    for index, side in enumerate(report.get("sides", [])):
+        prefix = f"s{index}-"
+        distance = side.get("distance", 0)
+        if isinstance(distance, Mapping):
+            for value, count in distance.items():
+                form[f"{prefix}d{value}"] = str(count)
+        else:
+            form[prefix + "km"] = str(distance)
+            if side.get("two_hundreds") is not None:
+                form[prefix + "two_hundreds"] = str(side["two_hundreds"])
+        for safety in side.get("safeties", []):
+            form[f"{prefix}safety-{safety}"] = "on"
+        for safety in side.get("coup_fourres", []):
+            form[f"{prefix}cf-{safety}"] = "on"
+        for claim in side.get("claims", []):
+            form[f"{prefix}claim-{claim}"] = "on"
+        if side.get("completed_trip"):
+            form["completed"] = str(index)
+            if side.get("delayed_action"):
+                form["delayed"] = "on"
+    if report.get("extension_called_by") is not None:
+        form["extension"] = str(report["extension_called_by"])
+    return form
+
+
+def problems_by_side(
+    problems: list[Problem], sides: int
+) -> tuple[list[Problem], list[list[Problem]]]:
+    """Problems about the hand as a whole, and those about each side (shown in its fieldset)."""
+    general: list[Problem] = []
+    per_side: list[list[Problem]] = [[] for _ in range(sides)]
+    for problem in problems:
+        parts = problem.path.split("/")
+        if len(parts) > 2 and parts[1] == "sides" and parts[2].isdigit() and int(parts[2]) < sides:
+            per_side[int(parts[2])].append(problem)
+        else:
+            general.append(problem)
+    return general, per_side

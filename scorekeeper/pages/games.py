@@ -1,0 +1,121 @@
+"""Start a game, follow its scoreboard, abandon it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
+from werkzeug.exceptions import Conflict
+
+from engine.rules import GAME_TARGET, SUPPORTED_PLAYERS, VARIANT_ENUMS, Rules
+from scorekeeper import operations
+from scorekeeper.auth import owned
+from scorekeeper.i18n import language
+from scorekeeper.models import Game, Table
+from scorekeeper.pages.access import page_table
+from scorekeeper.pages.charts import score_chart
+from scorekeeper.problems import InvalidRequest
+from scorekeeper.schemas import load
+from scorekeeper.schemas.resources import GameCreateSchema
+from scorekeeper.standings import game_view, sheet_of
+
+bp = Blueprint("games", __name__)
+
+
+def page_game(table_id: int, game_id: int) -> tuple[Table, Game]:
+    table = page_table(table_id)
+    return table, owned(table, Game, game_id, "game", *Game.everything())
+
+
+@bp.route("/t/<id:table_id>/games/new", methods=["GET", "POST"])
+def new_game(table_id: int) -> Any:
+    """Choose the seats, the sides' players and the variants; then start."""
+    table = page_table(table_id)
+    players = (
+        int(request.values.get("players", "2"))
+        if request.values.get("players", "2").isdigit()
+        else 2
+    )
+    players = players if players in SUPPORTED_PLAYERS else 2
+    rules = Rules.for_players(players)
+    errors: list[str] = []
+    if request.method == "POST" and "start" in request.form:
+        sides: list[dict[str, Any]] = [
+            {"players": [int(p) for p in request.form.getlist(f"side{index}") if p.isdigit()]}
+            for index in range(rules.sides)
+        ]
+        for index, side in enumerate(sides):
+            name = request.form.get(f"side{index}-name", "").strip()
+            if name:
+                side["name"] = name
+        variants = {key: request.form[key] for key in VARIANT_ENUMS if request.form.get(key)}
+        try:
+            body = load(
+                GameCreateSchema(), {"players": players, "variants": variants, "sides": sides}
+            )
+            game = operations.start_game(table, body["players"], body["variants"], body["sides"])
+        except InvalidRequest as invalid:
+            errors = [problem.detail for problem in invalid.problems]
+        else:
+            return redirect(url_for("pages.games.scoreboard", table_id=table_id, game_id=game.id))
+    return render_template(
+        "pages/new_game.html",
+        table=table,
+        players=players,
+        rules=rules,
+        supported=SUPPORTED_PLAYERS,
+        variants=VARIANT_ENUMS,
+        errors=errors,
+    ), 422 if errors else 200
+
+
+@bp.get("/t/<id:table_id>/games/<id:game_id>")
+def scoreboard(table_id: int, game_id: int) -> Response:
+    """Totals, progress toward 5,000, every hand with its bonuses, the chart, the winner.
+
+    Conditional: a phone polling with If-None-Match gets 304 until the game changes.
+    """
+    table, game = page_game(table_id, game_id)
+    etag = f"{game.etag}-{language()}"
+    if request.if_none_match.contains(etag):
+        response = Response(status=304)
+        response.set_etag(etag)
+        return response
+    view = game_view(game)
+    sheet = sheet_of(game)
+    names = [side["name"] for side in view["sides"]]
+    page = render_template(
+        "pages/scoreboard.html",
+        table=table,
+        game=game,
+        view=view,
+        names=names,
+        chart=score_chart(names, sheet.totals_after),
+        target=GAME_TARGET,
+        rules=Rules.for_players(game.players, game.variants),
+    )
+    response = make_response(page)
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.route("/t/<id:table_id>/games/<id:game_id>/abandon", methods=["GET", "POST"])
+def abandon(table_id: int, game_id: int) -> Any:
+    """Abandon the game, after a confirmation."""
+    table, game = page_game(table_id, game_id)
+    back = url_for("pages.games.scoreboard", table_id=table_id, game_id=game_id)
+    if request.method == "GET":
+        return render_template(
+            "pages/confirm.html",
+            table=table,
+            question="Abandon the game",
+            action=request.path,
+            back=back,
+            button="Abandon",
+        )
+    try:
+        operations.abandon_game(operations.locked_game(table, game_id))
+    except Conflict:
+        pass  # a finished game stays finished; the scoreboard says so
+    return redirect(back)

@@ -1,0 +1,114 @@
+"""Open or create a table, join one from its share link, and manage its players."""
+
+from __future__ import annotations
+
+import segno
+from flask import Blueprint, redirect, render_template, request, url_for
+from markupsafe import Markup
+from sqlalchemy import select
+from werkzeug.exceptions import Conflict, NotFound
+from werkzeug.wrappers import Response
+
+from scorekeeper import operations
+from scorekeeper.auth import token_hash
+from scorekeeper.extensions import db
+from scorekeeper.i18n import LANGUAGE_COOKIE
+from scorekeeper.models import Game, Table
+from scorekeeper.pages.access import joined_tables, page_table, remember
+from scorekeeper.problems import InvalidRequest
+from scorekeeper.schemas import load
+from scorekeeper.schemas.resources import PlayerCreateSchema, TableCreateSchema
+
+bp = Blueprint("tables", __name__)
+
+
+@bp.get("/")
+def home() -> str:
+    """Tables this phone has joined, and a form to create one."""
+    tables = [
+        table
+        for table in db.session.execute(
+            select(Table).where(Table.id.in_(joined_tables()))
+        ).scalars()
+    ]
+    return render_template("pages/home.html", tables=tables, errors={})
+
+
+@bp.post("/tables")
+def create_table() -> Response | tuple[str, int]:
+    """Create a table and keep its token on this phone."""
+    try:
+        body = load(TableCreateSchema(), {"name": request.form.get("name", "").strip()})
+    except InvalidRequest as invalid:
+        errors = {"name": invalid.problems[0].detail}
+        return render_template("pages/home.html", tables=[], errors=errors), 422
+    table, token = operations.create_table(**body)
+    return remember(redirect(url_for("pages.tables.table", table_id=table.id)), table.id, token)
+
+
+@bp.get("/join/<id:table_id>")
+def join(table_id: int) -> Response:
+    """The share link: keep the token it carries on this phone, then open the table."""
+    token = request.args.get("token", "")
+    table = db.session.execute(
+        select(Table).where(Table.token_hash == token_hash(token))
+    ).scalar_one_or_none()
+    if table is None or table.id != table_id:
+        raise NotFound("This share link is not valid (the table's token may have been changed).")
+    return remember(redirect(url_for("pages.tables.table", table_id=table_id)), table_id, token)
+
+
+@bp.get("/language/<code>")
+def switch_language(code: str) -> Response:
+    """The EN/FR switch: remember the choice, go back where the phone was."""
+    response = redirect(request.referrer or url_for("pages.tables.home"))
+    if code in ("en", "fr"):
+        response.set_cookie(LANGUAGE_COOKIE, code, max_age=365 * 24 * 3600, samesite="Lax")
+    return response
+
+
+@bp.get("/t/<id:table_id>")
+def table(table_id: int) -> str:
+    """The table: its players, its games, and how other phones join it."""
+    return table_page(page_table(table_id))
+
+
+def table_page(table: Table, errors: dict[str, str] | None = None) -> str:
+    games = db.session.execute(
+        select(Game).where(Game.table_id == table.id).order_by(Game.id.desc()).limit(50)
+    ).scalars()
+    share = url_for(
+        "pages.tables.join",
+        table_id=table.id,
+        token=request.cookies[f"table_{table.id}"],
+        _external=True,
+    )
+    return render_template(
+        "pages/table.html",
+        table=table,
+        games=list(games),
+        share=share,
+        qr=qr_svg(share),
+        errors=errors or {},
+    )
+
+
+@bp.post("/t/<id:table_id>/players")
+def add_player(table_id: int) -> Response | tuple[str, int]:
+    """Add a player to the table."""
+    table = page_table(table_id)
+    try:
+        body = load(PlayerCreateSchema(), {"name": request.form.get("name", "").strip()})
+        operations.create_player(table, **body)
+    except InvalidRequest as invalid:
+        return table_page(table, {"name": invalid.problems[0].detail}), 422
+    except Conflict as taken:
+        return table_page(table, {"name": taken.description or ""}), 409
+    return redirect(url_for("pages.tables.table", table_id=table_id))
+
+
+def qr_svg(text: str) -> Markup:
+    """``text`` as a QR code, drawn here as inline SVG (no image service, no script)."""
+    code = segno.make(text, error="m")
+    svg = code.svg_inline(scale=4, dark="#000000", light="#ffffff", omitsize=True)
+    return Markup(svg)  # noqa: S704  (segno's own SVG markup, from a URL it encoded)

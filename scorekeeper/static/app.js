@@ -1,0 +1,55 @@
+// Progressive enhancement only: every page works without this file.
+"use strict";
+
+// Steppers: large − / + buttons around each count of distance cards.
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("button.step");
+  if (!button) return;
+  const input = button.parentElement.querySelector("input");
+  const next = Math.max(0, (parseInt(input.value, 10) || 0) + parseInt(button.dataset.step, 10));
+  input.value = Math.min(next, parseInt(input.max, 10) || next);
+  input.dispatchEvent(new Event("input", { bubbles: true }));
+});
+
+// Live preview: the engine scores the form as it is filled; nothing is saved.
+const form = document.querySelector("form[data-preview]");
+if (form) {
+  let timer = null;
+  let sent = 0;
+  const preview = () => {
+    const number = ++sent;
+    fetch(form.dataset.preview, { method: "POST", body: new FormData(form), credentials: "same-origin" })
+      .then((response) => response.text())
+      .then((html) => { if (number === sent) document.getElementById("preview").innerHTML = html; })
+      .catch(() => {});
+  };
+  const later = () => { clearTimeout(timer); timer = setTimeout(preview, 250); };
+  form.addEventListener("input", later);
+  form.addEventListener("change", later);
+  preview();
+}
+
+// Scoreboard: poll with a conditional GET; a 304 costs nothing, a 200 means another phone
+// recorded or corrected a hand, and the board is redrawn.
+const board = document.getElementById("scoreboard");
+if (board) {
+  let etag = null;
+  const poll = () => {
+    const headers = etag ? { "If-None-Match": etag } : {};
+    fetch(board.dataset.poll, { headers, credentials: "same-origin", cache: "no-store" })
+      .then((response) => {
+        if (response.status !== 200) return null;
+        const first = etag === null;
+        etag = response.headers.get("ETag");
+        return first ? null : response.text();
+      })
+      .then((html) => {
+        if (!html) return;
+        const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("scoreboard");
+        if (fresh) document.getElementById("scoreboard").replaceWith(fresh);
+      })
+      .catch(() => {})
+      .finally(() => setTimeout(poll, 2500));
+  };
+  poll();
+}
