@@ -44,7 +44,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     from scorekeeper import api, models, pages  # noqa: F401  (models: for migrations)
 
-    csrf.exempt(api.bp)  # the API authenticates with a bearer token, never a cookie
+    for resource in api.RESOURCES:
+        csrf.exempt(resource)  # the API authenticates with a bearer token, never a cookie
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     return app

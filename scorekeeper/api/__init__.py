@@ -6,6 +6,8 @@ from flask import Blueprint
 
 from scorekeeper.api import games, hands, history, players, scoring, tables
 
+RESOURCES = tuple(module.bp for module in (scoring, tables, players, games, hands, history))
+
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
-for resource in (scoring, tables, players, games, hands, history):
-    bp.register_blueprint(resource.bp)
+for resource in RESOURCES:
+    bp.register_blueprint(resource)
