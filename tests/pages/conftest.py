@@ -1,0 +1,70 @@
+"""Real-browser fixtures: Debian's chromium driven by Playwright, against the app on a real port.
+
+Where chromium is missing the browser tests skip, saying so; under ``CI=true`` they fail instead,
+so a green CI run always means the pages were driven for real.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask_migrate import upgrade
+from werkzeug.serving import make_server
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+
+CHROMIUM = "/usr/bin/chromium"
+PHONE = {"width": 360, "height": 640}
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args() -> dict[str, Any]:
+    if not Path(CHROMIUM).exists():
+        reason = f"no browser: {CHROMIUM} is missing (apt-get install -y chromium)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI needs the browser for these tests: {reason}")
+        pytest.skip(reason)
+    return {
+        "executable_path": CHROMIUM,
+        "headless": True,
+        "args": [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+        ],
+    }
+
+
+@pytest.fixture(scope="session")
+def browser_context_args() -> dict[str, Any]:
+    return {"viewport": PHONE, "locale": "en-GB", "has_touch": True, "is_mobile": True}
+
+
+@pytest.fixture(scope="session")
+def live_server() -> Iterator[str]:
+    """The app served on a free loopback port, on its own migrated SQLite database."""
+    folder = Path(tempfile.mkdtemp(prefix="scorekeeper-pages-"))
+    app = create_app(
+        {"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'pages.sqlite3'}"}
+    )
+    with app.app_context():
+        upgrade()
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    with app.app_context():
+        db.engine.dispose()
+    shutil.rmtree(folder, ignore_errors=True)

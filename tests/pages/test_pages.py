@@ -1,0 +1,179 @@
+"""The pages in headless chromium at a 360×640 phone viewport, as players use them."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from tests.pages.conftest import PHONE
+
+SAFE_WIN = {"100": "7"}  # 700 km with no 200: trip, safe trip
+
+
+def create_table(page: Page, server: str, name: str = "Chez Zoé") -> str:
+    page.goto(server + "/")
+    page.get_by_label("Table name").fill(name)
+    page.get_by_role("button", name="Create").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(name)
+    return page.url
+
+
+def add_players(page: Page, *names: str) -> None:
+    for name in names:
+        page.get_by_label("Add a player").fill(name)
+        page.get_by_role("button", name="Add", exact=True).click()
+
+
+def start_two_player_game(page: Page, first: str, second: str) -> None:
+    page.get_by_role("link", name="New game").click()
+    selects = page.locator("select[name^=side]")
+    selects.nth(0).select_option(label=first)
+    selects.nth(1).select_option(label=second)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator(".totals")).to_be_visible()
+
+
+def enter_hand(page: Page, cards: list[dict[str, str]], completed: int | None = None,
+               claims: dict[int, str] | None = None) -> None:
+    page.get_by_role("link", name="Enter a hand").click()
+    for side, counts in enumerate(cards):
+        for value, count in counts.items():
+            page.locator(f"input[name='s{side}-d{value}']").fill(count)
+    if completed is not None:
+        page.locator(f"input[name=completed][value='{completed}']").check()
+    for side, claim in (claims or {}).items():
+        page.locator(f"#side-{side} summary").click()
+        page.locator(f"input[name='s{side}-claim-{claim}']").check()
+    page.get_by_role("button", name="Save the hand").click()
+
+
+def totals(page: Page) -> list[str]:
+    return page.locator(".totals .total").all_inner_texts()
+
+
+def test_a_game_from_table_to_game_over(page: Page, live_server: str) -> None:
+    create_table(page, live_server)
+    add_players(page, "Ann", "<b>Bob</b>")
+    expect(page.locator(".chips")).to_contain_text("<b>Bob</b>")  # shown as text, not markup
+    assert page.locator(".chips b").count() == 0
+    start_two_player_game(page, "Ann", "<b>Bob</b>")
+
+    # A refused claim: Ann claims a shutout while Bob travelled 75 km; nothing is saved.
+    enter_hand(page, [SAFE_WIN, {"75": "1"}], completed=0, claims={0: "shutout"})
+    expect(page.locator("#side-0 .problem")).to_have_text(
+        "Ann claims a shutout, but <b>Bob</b> travelled 75 km."
+    )
+    page.get_by_role("link", name="Back to the game").click()
+    assert totals(page) == ["0", "0"]
+
+    # Ann completes with no 200 and Bob at 0 km: 700 + 400 + 300 + 500 = 1,900.
+    enter_hand(page, [SAFE_WIN, {}], completed=0, claims={0: "shutout"})
+    assert totals(page) == ["1,900", "0"]
+    enter_hand(page, [{"100": "3"}, {"50": "2"}])
+    assert totals(page) == ["2,200", "100"]
+
+    # Correct hand 2: Bob had 150 km, not 100.
+    page.locator("table.hands tbody tr").nth(1).get_by_role("link", name="Correct").click()
+    page.locator("input[name='s1-d50']").fill("3")
+    page.get_by_role("button", name="Save the correction").click()
+    assert totals(page) == ["2,200", "150"]
+
+    # Undo it, with a confirmation.
+    page.get_by_role("link", name="Undo the last hand").click()
+    page.get_by_role("button", name="Undo").click()
+    assert totals(page) == ["1,900", "0"]
+
+    for _ in range(2):
+        enter_hand(page, [SAFE_WIN, {}], completed=0)
+    expect(page.locator(".banner.win")).to_contain_text("Ann wins (5,700)")
+    assert page.get_by_role("link", name="Enter a hand").count() == 0
+
+
+def test_live_preview_scores_before_saving(page: Page, live_server: str) -> None:
+    create_table(page, live_server, "Preview")
+    add_players(page, "Ann", "Bob")
+    start_two_player_game(page, "Ann", "Bob")
+    page.get_by_role("link", name="Enter a hand").click()
+    page.locator("#side-0 .stepper").filter(has_text="100").get_by_role("button", name="+").click()
+    page.locator("#side-0 .stepper").filter(has_text="100").get_by_role("button", name="+").click()
+    expect(page.locator("[data-preview-total='0']")).to_have_text("200")
+    page.locator("input[name='s1-km']").fill("30")
+    expect(page.locator("#preview .problem")).to_contain_text("multiple of 25")
+
+
+def test_a_second_phone_sees_the_hand_appear(
+    page: Page, browser: Browser, live_server: str
+) -> None:
+    table_url = create_table(page, live_server, "Two phones")
+    add_players(page, "Ann", "Bob")
+    share = page.locator("input.share-link").input_value()
+    start_two_player_game(page, "Ann", "Bob")
+    board = page.url
+    other: BrowserContext = browser.new_context(viewport=PHONE)
+    second = other.new_page()
+    second.goto(share)
+    expect(second).to_have_url(table_url)
+    second.goto(board)
+    assert totals(second) == ["0", "0"]
+    enter_hand(page, [{"100": "4"}, {"25": "1"}])
+    expect(second.locator(".totals .total").first).to_have_text("400", timeout=10_000)
+    other.close()
+
+
+def test_french_switch(page: Page, live_server: str) -> None:
+    create_table(page, live_server, "Français")
+    page.get_by_role("link", name="FR", exact=True).click()
+    expect(page.get_by_role("link", name="Nouvelle partie")).to_be_visible()
+
+
+def test_touch_targets_are_at_least_44_px(page: Page, live_server: str) -> None:
+    create_table(page, live_server, "Targets")
+    add_players(page, "Ann", "Bob")
+    start_two_player_game(page, "Ann", "Bob")
+    page.get_by_role("link", name="Enter a hand").click()
+    small = page.evaluate(
+        """() => [...document.querySelectorAll('button, a.button, input, select, label.toggle')]
+              .filter(e => e.offsetParent !== null && !['checkbox', 'radio'].includes(e.type))
+              .filter(e => e.getBoundingClientRect().height < 44)
+              .map(e => e.outerHTML.slice(0, 80))"""
+    )
+    assert small == []
+    boxes = page.evaluate(
+        """() => [...document.querySelectorAll('input[type=checkbox], input[type=radio]')]
+              .map(e => e.closest('label').getBoundingClientRect().height)"""
+    )
+    assert min(boxes) >= 44
+
+
+def test_pages_work_without_javascript(browser: Browser, live_server: str) -> None:
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    page = context.new_page()
+    create_table(page, live_server, "No script")
+    add_players(page, "Ann", "Bob")
+    start_two_player_game(page, "Ann", "Bob")
+    enter_hand(page, [SAFE_WIN, {"25": "2"}], completed=0)
+    assert totals(page) == ["1,400", "50"]
+    context.close()
+
+
+def test_page_weight_and_no_request_leaves_the_host(page: Page, live_server: str) -> None:
+    sizes: dict[str, int] = {}
+    foreign: list[str] = []
+
+    def seen(response):  # type: ignore[no-untyped-def]
+        if not response.url.startswith(live_server):
+            foreign.append(response.url)
+        body = response.body() if response.status == 200 else b""
+        sizes[response.url] = len(body)
+
+    page.on("response", seen)
+    create_table(page, live_server, "Weight")
+    add_players(page, "Ann", "Bob")
+    start_two_player_game(page, "Ann", "Bob")
+    sizes.clear()
+    page.get_by_role("link", name="Enter a hand").click()
+    page.wait_for_load_state("networkidle")
+    assert foreign == []
+    assert sum(sizes.values()) < 100_000, sizes
+    assert re.search(r"/static/app\.css", " ".join(sizes))
