@@ -85,6 +85,7 @@ FRENCH: dict[str, str] = {
     ),
     "Score chart": "Courbe des scores",
     "No hand yet.": "Aucune manche pour l'instant.",
+    "No game yet.": "Aucune partie pour l'instant.",
     "Back to the table": "Retour à la table",
     "Back to the game": "Retour à la partie",
     "target": "objectif",

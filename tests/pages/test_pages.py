@@ -34,8 +34,12 @@ def start_two_player_game(page: Page, first: str, second: str) -> None:
     expect(page.locator(".totals")).to_be_visible()
 
 
-def enter_hand(page: Page, cards: list[dict[str, str]], completed: int | None = None,
-               claims: dict[int, str] | None = None) -> None:
+def enter_hand(
+    page: Page,
+    cards: list[dict[str, str]],
+    completed: int | None = None,
+    claims: dict[int, str] | None = None,
+) -> None:
     page.get_by_role("link", name="Enter a hand").click()
     for side, counts in enumerate(cards):
         for value, count in counts.items():
