@@ -104,6 +104,9 @@ def add_player(table_id: int) -> Response | tuple[str, int]:
         return table_page(table, {"name": invalid.problems[0].detail}), 422
     except Conflict as taken:
         return table_page(table, {"name": taken.description or ""}), 409
+    back = request.form.get("next", "")
+    if back.startswith(f"/t/{table_id}/") and "//" not in back:  # only back into this table
+        return redirect(back)
     return redirect(url_for("pages.tables.table", table_id=table_id))
 
 

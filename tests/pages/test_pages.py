@@ -181,3 +181,53 @@ def test_page_weight_and_no_request_leaves_the_host(page: Page, live_server: str
     assert foreign == []
     assert sum(sizes.values()) < 100_000, sizes
     assert re.search(r"/static/app\.css", " ".join(sizes))
+
+
+def test_three_player_game_with_an_extension(page: Page, live_server: str) -> None:
+    create_table(page, live_server, "Three")
+    page.get_by_role("link", name="New game").click()
+    page.get_by_role("button", name="3", exact=True).click()
+    for name in ("Ann", "Bob", "Cat"):  # players added from the new-game page itself
+        page.get_by_label("Add a player").fill(name)
+        page.get_by_role("button", name="Add", exact=True).click()
+    selects = page.locator("select[name^=side]")
+    for index, name in enumerate(("Ann", "Bob", "Cat")):
+        selects.nth(index).select_option(label=name)
+    page.get_by_role("button", name="Start the game").click()
+    # Ann calls the extension at 700 and ends at 925; Bob completes 1,000 with one 200;
+    # Cat 300 km (RULES.md §9): Ann 925; Bob 1,000 + 400 + 200 = 1,600; Cat 300 + 200 = 500.
+    page.get_by_role("link", name="Enter a hand").click()
+    hand = ({"200": "2", "100": "5", "25": "1"}, {"200": "1", "100": "5", "75": "4"}, {"50": "6"})
+    for side, counts in enumerate(hand):
+        for value, count in counts.items():
+            page.locator(f"input[name='s{side}-d{value}']").fill(count)
+    page.locator("input[name=completed][value='1']").check()
+    page.locator("input[name=extension][value='0']").check()
+    page.get_by_role("button", name="Save the hand").click()
+    assert totals(page) == ["925", "1,600", "500"]
+
+
+def test_a_correction_from_a_stale_form_overwrites_nothing(
+    page: Page, browser: Browser, live_server: str
+) -> None:
+    create_table(page, live_server, "Stale")
+    add_players(page, "Ann", "Bob")
+    share = page.locator("input.share-link").input_value()
+    start_two_player_game(page, "Ann", "Bob")
+    enter_hand(page, [{"100": "2"}, {"100": "1"}])
+    correct_url = (
+        page.locator("table.hands").get_by_role("link", name="Correct").get_attribute("href")
+    )
+    other = browser.new_context(viewport=PHONE)
+    second = other.new_page()
+    second.goto(share)
+    second.goto(live_server + correct_url)
+    page.goto(live_server + correct_url)
+    page.locator("input[name='s0-d100']").fill("3")
+    page.get_by_role("button", name="Save the correction").click()
+    second.locator("input[name='s0-d100']").fill("4")
+    second.get_by_role("button", name="Save the correction").click()
+    expect(second.locator(".banner.warn")).to_contain_text("changed on another phone")
+    expect(second.locator("input[name='s0-d100']")).to_have_value("3")
+    page.goto(page.url)
+    other.close()
