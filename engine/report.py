@@ -19,6 +19,16 @@ from engine.scoring import Category
 
 _Named = TypeVar("_Named", Card, Category)
 
+CLAIMABLE: tuple[Category, ...] = (
+    Category.TRIP,
+    Category.DELAYED_ACTION,
+    Category.SAFE_TRIP,
+    Category.SHUTOUT,
+    Category.EXTENSION,
+    Category.ALL_SAFETIES,
+)
+"""The bonuses a table may claim (RULES.md §11); each claim is checked against the facts."""
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SideReport:
@@ -222,11 +232,11 @@ def _read_claims(
         reader,
         names,
         path,
-        {str(claim): claim for claim in Category},
+        {str(claim): claim for claim in CLAIMABLE},
         ProblemCode.INVALID_FIELD,
         lambda name: (
-            f"{side} claims {name!r}, which is not a score category; claims are "
-            f"{', '.join(Category)}."
+            f"{side} claims {name!r}, which is not a bonus a table can claim; claims are "
+            f"{', '.join(CLAIMABLE)}."
         ),
     )
 

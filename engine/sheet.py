@@ -36,13 +36,14 @@ class ScoreSheet:
     ((5700, 0), <GameStatus.WON: 'won'>, 0)
     """
 
-    __slots__ = ("rules", "names", "hands", "_totals_after")
+    __slots__ = ("rules", "names", "hands", "_totals_after", "_numbers")
 
     def __init__(self, rules: Rules, names: Sequence[str]) -> None:
         self.rules = rules
         self.names = tuple(names)
         self.hands: list[HandScore] = []
         self._totals_after: list[tuple[int, ...]] = []
+        self._numbers: list[int] = []
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -82,17 +83,21 @@ class ScoreSheet:
         """The winning side's index once the game is won."""
         return self.leaders[0] if self.status is GameStatus.WON else None
 
-    def record(self, report: HandReport, prefix: str = "") -> HandScore:
-        """Check, score and add one hand; raise :class:`InvalidReport` if it cannot be added."""
+    def record(self, report: HandReport, prefix: str = "", number: int | None = None) -> HandScore:
+        """Check, score and add one hand; raise :class:`InvalidReport` if it cannot be added.
+
+        ``number`` is how the hand is known on its sheet (by default, the next one).
+        """
         problems = self.problems_with(report, prefix)
         if problems:
             raise InvalidReport(problems)
         score = score_hand(report, self.rules)
-        self.append(score)
+        self.append(score, number)
         return score
 
-    def append(self, score: HandScore) -> None:
+    def append(self, score: HandScore, number: int | None = None) -> None:
         """Add a hand scored and checked before (a stored hand), without checking it again."""
+        self._numbers.append(number or len(self.hands) + 1)
         self.hands.append(score)
         self._totals_after.append(
             tuple(total + hand for total, hand in zip(self.totals, score.totals, strict=True))
@@ -118,7 +123,7 @@ class ScoreSheet:
                 Problem(
                     code=ProblemCode.HAND_AFTER_GAME_OVER,
                     path=prefix,
-                    detail=f"The game ended after hand {len(self.hands)} "
+                    detail=f"The game ended after hand {self._numbers[-1]} "
                     f"({self._ending()}), so no hand can follow it.",
                 )
             ]
@@ -177,7 +182,7 @@ def read_sheet(data: Mapping[str, Any]) -> ScoreSheet:
         if hand_problems:
             problems += hand_problems
         else:
-            sheet.record(report, prefix)
+            sheet.record(report, prefix, number=index + 1)
     if problems:
         raise InvalidReport(problems)
     return sheet

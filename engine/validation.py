@@ -6,7 +6,6 @@ list at once. Each problem names the side and the facts in a sentence a player u
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
@@ -142,11 +141,12 @@ class _Checks:
             self.caller_known = False
             return
         if len(report.extension_callers) > 1:
+            named = ", ".join(str(caller) for caller in report.extension_callers)
             yield self.problem(
                 ProblemCode.EXTENSION_CALLER_INVALID,
                 path,
-                f"{len(report.extension_callers)} sides are said to have called the extension, "
-                "but a hand has at most one extension.",
+                f"The report names {len(report.extension_callers)} callers of the extension "
+                f"({named}), but a hand has one extension at most, called by one side.",
             )
         if isinstance(caller, bool) or not 0 <= caller < len(report.sides):
             self.caller_known = False
@@ -170,27 +170,29 @@ class _Checks:
     def check_one_trip(self) -> Iterator[Problem]:
         completers = [i for i, side in enumerate(self.report.sides) if side.completed_trip]
         if len(completers) > 1:
-            names = _and(self.report.sides[i].name for i in completers)
+            names = _every(self.report.sides[i].name for i in completers)
             for index in completers[1:]:
                 yield self.problem(
                     ProblemCode.MULTIPLE_TRIPS_COMPLETED,
                     self.path("sides", index, "completed_trip"),
-                    f"{names} all report the trip completed, but the hand ends as soon as "
+                    f"{names} report the trip completed, but the hand ends as soon as "
                     "one side completes it.",
                 )
 
     def check_safeties_across_sides(self) -> Iterator[Problem]:
-        holders: dict[Card, list[int]] = {}
+        holders: dict[Card, list[tuple[int, int]]] = {}
         for index, side in enumerate(self.report.sides):
-            for card in dict.fromkeys(side.safeties):
-                holders.setdefault(card, []).append(index)
-        for card, sides in holders.items():
-            if len(sides) > 1:
-                names = _and(self.report.sides[i].name for i in sides)
+            for position, card in enumerate(side.safeties):
+                if card not in side.safeties[:position]:
+                    holders.setdefault(card, []).append((index, position))
+        for card, places in holders.items():
+            if len(places) > 1:
+                names = _every(self.report.sides[i].name for i, _ in places)
+                index, position = places[-1]
                 yield self.problem(
                     ProblemCode.SAFETIES_EXCEED_DECK,
-                    self.path("sides", sides[-1], "safeties"),
-                    f"{names} both list {card_name(card)}, but the deck holds one.",
+                    self.path("sides", index, "safeties", position),
+                    f"{names} list {card_name(card)}, but the deck holds one.",
                 )
 
     def check_deck(self) -> Iterator[Problem]:
@@ -290,7 +292,7 @@ class _Checks:
                 f"{side.name} played {side.two_hundreds} cards of 200 km; a count cannot be "
                 "below 0.",
             )
-        elif 200 * side.two_hundreds > side.distance:
+        elif side.distance >= 0 and 200 * side.two_hundreds > side.distance:
             yield self.problem(
                 ProblemCode.TWO_HUNDREDS_EXCEED_DISTANCE,
                 path,
@@ -324,11 +326,12 @@ class _Checks:
                 f"played only {_plural(len(side.safeties), 'safety', 'safeties')}.",
             )
         else:
-            repeated = [c for c, n in Counter(side.coup_fourres).items() if n > 1]
-            for card in repeated:
+            for position, card in enumerate(side.coup_fourres):
+                if card not in side.coup_fourres[:position]:
+                    continue
                 yield self.problem(
                     ProblemCode.COUP_FOURRE_WITHOUT_SAFETY,
-                    self.path("sides", index, "coup_fourres"),
+                    self.path("sides", index, "coup_fourres", position),
                     f"{side.name} reports {card_name(card)} as a coup-fourré twice, but there "
                     "is one in the deck.",
                 )
@@ -368,7 +371,10 @@ class _Checks:
         score = score_hand(self.report, self.rules)
         for index, side in enumerate(self.report.sides):
             for position, claim in enumerate(side.claims):
-                if score.sides[index].points(claim) == 0:
+                earned = score.sides[index].points(claim) > 0
+                if claim is Category.EXTENSION and not self.rules.extension_allowed:
+                    earned = False
+                if not earned:
                     yield self.problem(
                         ProblemCode.CLAIM_NOT_EARNED,
                         self.path("sides", index, "claims", position),
@@ -387,15 +393,9 @@ class _Checks:
         if completer is not None and completer != index:
             not_completed = f"{report.sides[completer].name} completed the trip"
         match claim:
-            case Category.DISTANCE:
-                return f"{side.name} travelled 0 km"
-            case Category.SAFETIES:
-                return f"{side.name} played no safety"
             case Category.ALL_SAFETIES:
                 played = _plural(len(side.safeties), "safety", "safeties")
                 return f"{side.name} played {played}, not all four"
-            case Category.COUP_FOURRES:
-                return f"{side.name} reports no coup-fourré"
             case Category.TRIP:
                 return not_completed
             case Category.DELAYED_ACTION:
@@ -421,6 +421,9 @@ class _Checks:
         report = self.report
         caller = report.extension_called_by
         side = report.sides[index]
+        rules = self.rules
+        if rules is not None and not rules.extension_allowed:
+            return f"the {rules.players}-player game has no extension"
         if caller is None or not self.caller_known:
             return "no extension was called in this hand"
         completer = report.completer
@@ -428,14 +431,16 @@ class _Checks:
             return f"{side.name} called the extension and did not complete the trip"
         if completer is None:
             return "no side completed the trip after the extension"
-        return f"{report.sides[caller].name} called the extension and completed the trip"
+        if completer == caller:
+            return f"{report.sides[caller].name} called the extension and completed the trip"
+        return (
+            f"{report.sides[completer].name} completed the trip, and under the "
+            "failed_extension: nobody variant only the side that completes it scores the 200"
+        )
 
 
 _CLAIM_WORDS: dict[Category, str] = {
-    Category.DISTANCE: "distance points",
-    Category.SAFETIES: "points for safeties",
     Category.ALL_SAFETIES: "the bonus for all four safeties",
-    Category.COUP_FOURRES: "a coup-fourré",
     Category.TRIP: "the trip",
     Category.DELAYED_ACTION: "a delayed action",
     Category.SAFE_TRIP: "a safe trip",
@@ -453,6 +458,12 @@ def _assumed_200s(side: SideReport) -> int:
 
 def _side_word(rules: Rules) -> str:
     return "one per player" if rules.players_per_side == 1 else "teams of two"
+
+
+def _every(items: Iterable[str]) -> str:
+    """'A and B both', 'A, B and C all'."""
+    words = list(items)
+    return _and(words) + (" both" if len(words) == 2 else " all")
 
 
 def _and(items: Iterable[str]) -> str:

@@ -11,6 +11,7 @@ from werkzeug.routing import IntegerConverter
 
 from scorekeeper import config, errors, i18n, sqlite
 from scorekeeper.extensions import csrf, db, migrate
+from scorekeeper.jsonio import JSONProvider, JSONRequest
 
 MAX_ID = 2**31 - 1
 
@@ -27,12 +28,13 @@ class IdConverter(IntegerConverter):
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app: defaults, then ``SCOREKEEPER_*`` env settings, then ``test_config``."""
     app = Flask(__name__, instance_relative_config=True)
+    app.json = JSONProvider(app)
+    app.request_class = JSONRequest
     app.config.from_mapping(config.defaults(app.instance_path))
     app.config.from_prefixed_env("SCOREKEEPER")
     if test_config is not None:
         app.config.from_mapping(test_config)
     os.makedirs(app.instance_path, exist_ok=True)
-    app.json.sort_keys = False  # type: ignore[attr-defined]
 
     app.url_map.converters["id"] = IdConverter
     db.init_app(app)

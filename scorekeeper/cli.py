@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, TextIO
+from typing import Any, BinaryIO
 
 import click
 from flask.cli import FlaskGroup
@@ -12,6 +12,7 @@ from flask.cli import FlaskGroup
 from engine.errors import InvalidReport
 from engine.scoring import Category
 from scorekeeper import create_app
+from scorekeeper.jsonio import parse_json
 from scorekeeper.problems import InvalidRequest, problem_document, refusal_document
 from scorekeeper.scoring import is_sheet, score_report_document, score_sheet_document
 
@@ -24,17 +25,18 @@ def cli() -> None:
 
 
 @cli.command("score", with_appcontext=False)
-@click.argument("file", type=click.File("r", encoding="utf-8"), default="-")
+@click.argument("file", type=click.File("rb"), default="-")
 @click.option("--table", "as_table", is_flag=True, help="Print a readable table, not JSON.")
-def score_command(file: TextIO, as_table: bool) -> None:
+def score_command(file: BinaryIO, as_table: bool) -> None:
     """Score a hand report or a whole score sheet (FILE, or standard input with - or nothing).
 
     Prints the breakdown as JSON and exits 0; exits 1 with problem details when the report is
     refused, and 2 on a usage error.
     """
-    text = file.read()
     try:
-        document = json.loads(text)
+        document = parse_json(file.read().decode("utf-8"))
+    except UnicodeDecodeError:
+        _refuse(problem_document(400, "The input is not UTF-8 text."))
     except ValueError as error:
         _refuse(problem_document(400, f"The input is not valid JSON: {error}."))
     try:

@@ -104,3 +104,24 @@ def test_french_names_survive_the_round_trip() -> None:
     report = hand(2, side("Éloïse", 100), side("Zoé", 0))
     result = run(stdin=json.dumps(report, ensure_ascii=False))
     assert json.loads(result.output)["sides"][0]["name"] == "Éloïse"
+
+
+def test_deeply_nested_json_is_refused_not_crashed() -> None:
+    result = run(stdin="[" * 100_000 + "]" * 100_000)
+    assert result.exit_code == 1
+    assert json.loads(result.output)["detail"].endswith("nested too deeply.")
+
+
+def test_input_that_is_not_utf8_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.json"
+    path.write_bytes(b'{"players": 2, "sides": [{"name": "\xe9", "distance": 0}]}')
+    result = run(str(path))
+    assert result.exit_code == 1
+    assert json.loads(result.output)["status"] == 400
+
+
+def test_numbers_too_large_for_a_table_are_refused() -> None:
+    report = hand(2, side("A", {"200": 10**4000}), side("B", 0))
+    result = run(stdin=json.dumps(report))
+    assert result.exit_code == 1
+    assert json.loads(result.output)["errors"][0]["path"] == "/sides/0/distance/200"

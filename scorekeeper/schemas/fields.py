@@ -11,15 +11,25 @@ from marshmallow import ValidationError, fields
 
 from engine.cards import DISTANCE_VALUES
 
+LIMIT = 10**9
+"""No count, distance or index at a card table comes near a billion; beyond it a number is junk."""
+
+
+def is_number(value: Any) -> bool:
+    """A JSON integer within ±LIMIT (booleans are not numbers here)."""
+    return isinstance(value, int) and not isinstance(value, bool) and -LIMIT <= value <= LIMIT
+
 
 class StrictInteger(fields.Integer):
-    """A JSON integer, and nothing else (not a boolean, a float or a numeric string)."""
+    """A JSON integer within ±LIMIT, and nothing else (not a boolean, a float, a numeric string)."""
+
+    default_error_messages = {"invalid": f"Not a valid integer (a whole number within ±{LIMIT:,})."}
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(strict=True, **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
-        if isinstance(value, bool):
+        if not is_number(value):
             raise self.make_error("invalid", input=value)
         return super()._deserialize(value, attr, data, **kwargs)
 
@@ -48,16 +58,16 @@ class Distance(fields.Field[int | dict[str, int]]):
     def _deserialize(
         self, value: Any, attr: str | None, data: Any, **kwargs: Any
     ) -> int | dict[str, int]:
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
+        if is_number(value):
+            return int(value)
         if not isinstance(value, Mapping):
             raise self.make_error("invalid")
         errors: dict[str, list[str]] = {}
         for key, count in value.items():
             if key not in {str(km) for km in DISTANCE_VALUES}:
                 errors[key] = ["Not a distance card value: use 25, 50, 75, 100 or 200."]
-            elif isinstance(count, bool) or not isinstance(count, int):
-                errors[key] = ["Not a valid integer."]
+            elif not is_number(count):
+                errors[key] = [f"Not a valid integer (a whole number within ±{LIMIT:,})."]
         if errors:
             raise ValidationError(errors)
         return dict(value)
@@ -73,12 +83,9 @@ class ExtensionCaller(fields.Field[int | list[int]]):
     def _deserialize(
         self, value: Any, attr: str | None, data: Any, **kwargs: Any
     ) -> int | list[int]:
-        def is_index(item: Any) -> bool:
-            return isinstance(item, int) and not isinstance(item, bool)
-
-        if is_index(value):
+        if is_number(value):
             return int(value)
-        if isinstance(value, list) and all(is_index(item) for item in value):
+        if isinstance(value, list) and value and all(is_number(item) for item in value):
             return list(value)
         raise self.make_error("invalid")
 

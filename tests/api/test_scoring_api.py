@@ -195,3 +195,11 @@ def test_endpoint_scores_as_the_engine_does(client: FlaskClient, report: dict[st
     assert response.status_code == 200, response.get_json()
     _, _, score = read_report(report)
     assert response.get_json() == score.to_dict()
+
+
+def test_deeply_nested_json_is_400(client: FlaskClient) -> None:
+    response = client.post(
+        "/api/v1/score", data="[" * 100_000 + "]" * 100_000, content_type="application/json"
+    )
+    assert response.status_code == 400
+    assert "nested too deeply" in response.get_json()["detail"]

@@ -138,3 +138,12 @@ def test_sheet_without_side_names_names_teams() -> None:
     game = read_sheet({"players": 4, "hands": []})
     assert game.names == ("Team A", "Team B")
     assert game.status is GameStatus.IN_PROGRESS
+
+
+def test_game_over_names_the_hand_as_the_sheet_numbers_it() -> None:
+    hands = [[side("", -25), side("", 0)], BIG, BIG, BIG, [side("", 25), side("", 0)]]
+    with pytest.raises(InvalidReport) as refused:
+        sheet(2, ["Ann", "Bob"], hands)
+    last = refused.value.problems[-1]
+    assert last.path == "/hands/4"
+    assert "ended after hand 4" in last.detail

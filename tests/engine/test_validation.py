@@ -196,8 +196,8 @@ CASES: list[tuple[str, dict[str, Any], ProblemCode, str, tuple[str, ...]]] = [
         "safety held by two sides",
         hand(2, side("A", safeties=["right_of_way"]), side("B", safeties=["right_of_way"])),
         ProblemCode.SAFETIES_EXCEED_DECK,
-        "/sides/1/safeties",
-        ("A and B", "Right of Way"),
+        "/sides/1/safeties/0",
+        ("A and B both list Right of Way",),
     ),
     (
         "coup-fourre without its safety",
@@ -253,7 +253,7 @@ CASES: list[tuple[str, dict[str, Any], ProblemCode, str, tuple[str, ...]]] = [
         hand(3, side("A", 800), side("B", 750), side("C"), extension_called_by=[0, 1]),
         ProblemCode.EXTENSION_CALLER_INVALID,
         "/extension_called_by",
-        ("2 sides", "at most one"),
+        ("2 callers", "(0, 1)", "one extension at most"),
     ),
     (
         "caller below 700",
@@ -476,3 +476,58 @@ def test_each_way_the_deck_is_exceeded_is_reported() -> None:
         "The sides show 11 cards of 25 km, but the deck holds 10.",
         "The sides report 6 cards of 200 km in all, but the deck holds 4.",
     ]
+
+
+def test_claim_under_failed_extension_nobody_names_the_completer() -> None:
+    report = hand(
+        3,
+        side("A", 925),
+        side("B", 1000, completed_trip=True, two_hundreds=1),
+        side("C", 300, claims=["extension"]),
+        extension_called_by=0,
+        variants={"failed_extension": "nobody"},
+    )
+    assert "B completed the trip" in only(report).detail
+
+
+def test_a_negative_distance_is_one_problem() -> None:
+    problem = only(hand(2, side("A", -25, two_hundreds=0), ok_side))
+    assert problem.code is ProblemCode.DISTANCE_NEGATIVE
+
+
+def test_three_sides_listing_one_safety() -> None:
+    report = hand(3, *(side(n, safeties=["driving_ace"]) for n in "ABC"))
+    details = [p.detail for p in problems(report)]
+    assert details == ["A, B and C all list Driving Ace, but the deck holds one."]
+
+
+def test_repeated_coup_fourre_points_at_the_repeat() -> None:
+    report = hand(
+        2,
+        side(
+            "A", safeties=["driving_ace", "extra_tank"], coup_fourres=["extra_tank", "extra_tank"]
+        ),
+        ok_side,
+    )
+    assert only(report).path == "/sides/0/coup_fourres/1"
+
+
+def test_only_bonuses_can_be_claimed() -> None:
+    problem = only(hand(2, side("A", 300, claims=["distance"]), ok_side))
+    assert (problem.code, problem.path) == (ProblemCode.INVALID_FIELD, "/sides/0/claims/0")
+
+
+def test_extension_claims_in_the_team_game_are_refused_for_both_sides() -> None:
+    report = hand(
+        4,
+        side("A", 900, claims=["extension"]),
+        side("B", 300, claims=["extension"]),
+        extension_called_by=0,
+    )
+    found = problems(report)
+    assert [p.code for p in found] == [
+        ProblemCode.EXTENSION_NOT_ALLOWED,
+        ProblemCode.CLAIM_NOT_EARNED,
+        ProblemCode.CLAIM_NOT_EARNED,
+    ]
+    assert all("4-player game has no extension" in p.detail for p in found[1:])
