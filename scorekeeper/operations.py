@@ -81,10 +81,20 @@ def start_game(
     if problems:
         raise InvalidRequest(problems)
     roster = {player.id: player for player in table.players}
+    names = [
+        side.get("name") or " & ".join(roster[player_id].name for player_id in side["players"])
+        for side in sides
+    ]
+    for index, name in enumerate(names):
+        if name in names[:index]:
+            raise _invalid(
+                f"/sides/{index}/name",
+                ProblemCode.INVALID_FIELD,
+                f"Two sides cannot both be called {name!r}: the scores would be ambiguous.",
+            )
     game = Game(table_id=table.id, players=players, variants=dict(variants))
-    for index, side in enumerate(sides):
+    for index, (side, name) in enumerate(zip(sides, names, strict=True)):
         seated = [roster[player_id] for player_id in side["players"]]
-        name = side.get("name") or " & ".join(player.name for player in seated)
         game.sides.append(
             Side(
                 index=index,
@@ -233,7 +243,7 @@ def _hand(game: Game, number: int, if_match: str | None) -> Hand:
     """Hand ``number``, provided ``if_match`` names its current version (RFC 9110 If-Match)."""
     hand = next((h for h in game.hands if h.number == number), None)
     if hand is None:
-        raise NotFound(f"The game has no hand {number}.")
+        raise NotFound(f"The game has no hand {number}." if number else "No such hand.")
     if not if_match:
         raise PreconditionRequired(
             "This change needs an If-Match header with the ETag of the hand it replaces."
@@ -243,8 +253,9 @@ def _hand(game: Game, number: int, if_match: str | None) -> Hand:
     expected = parse_etags(if_match)
     if not (expected.contains(hand.etag) or expected.contains(game.etag)):
         raise PreconditionFailed(
-            f"Hand {number} changed since you read it (it is at version {hand.version}): "
-            "read it again, then apply your change to the current version."
+            f"If-Match names a version that is no longer current (hand {number} is now "
+            f'"{hand.etag}", the game "{game.etag}"): read again, then apply your change to '
+            "the current version."
         )
     return hand
 

@@ -65,10 +65,12 @@ def undo_hand(table_id: int, game_id: int, number: int) -> Response:
     """Undo the last hand (If-Match required)."""
     game = operations.locked_game(authorized_table(table_id), game_id)
     operations.undo_hand(game, number, request.headers.get("If-Match"))
-    return Response(status=204)
+    response = Response(status=204)
+    del response.headers["Content-Type"]
+    return response
 
 
 def _numbered(game: Game, number: int) -> Hand:
     if not 1 <= number <= len(game.hands):
-        raise NotFound(f"The game has no hand {number}.")
+        raise NotFound(f"The game has no hand {number}." if number else "No such hand.")
     return game.hands[number - 1]

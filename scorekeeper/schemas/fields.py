@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from datetime import UTC
 from typing import Any
 
-from marshmallow import ValidationError, fields
+from marshmallow import ValidationError, fields, validate
 
 from engine.cards import DISTANCE_VALUES
 
@@ -101,3 +101,24 @@ class UtcDateTime(fields.DateTime):
         if value.tzinfo is None:
             value = value.replace(tzinfo=UTC)
         return super()._serialize(value, attr, obj, **kwargs)
+
+
+class Text(fields.String):
+    """Text a person typed: valid Unicode without control characters, and, unless ``blank``,
+    not only spaces. Stored as given (never trimmed or rewritten); escaped wherever shown."""
+
+    def __init__(self, *, max_length: int = 80, blank: bool = False, **kwargs: Any) -> None:
+        super().__init__(validate=validate.Length(min=0 if blank else 1, max=max_length), **kwargs)
+        self.blank = blank
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValidationError("Not valid text: it has an unpaired surrogate.") from None
+        if any(ord(character) < 32 or ord(character) == 127 for character in text):
+            raise ValidationError("Not valid text: it has control characters.")
+        if text and not self.blank and not text.strip():
+            raise ValidationError("Not valid text: it is only spaces.")
+        return text

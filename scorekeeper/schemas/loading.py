@@ -52,7 +52,7 @@ def problems_from_messages(messages: Any, parts: tuple[str | int, ...] = ()) -> 
 def _problem(parts: tuple[str | int, ...], message: str) -> Problem:
     where = pointer(*parts) or "the request body"
     if message == "Unknown field.":
-        message = "Unknown field: the report has no such field."
+        message = "Unknown field: there is no such field here."
     elif message == "Invalid input type.":
         message = "Expected a JSON object."
     return Problem(

@@ -9,10 +9,14 @@ from __future__ import annotations
 
 from marshmallow import RAISE, Schema, fields, validate
 
-from scorekeeper.schemas.fields import Distance, ExtensionCaller, StrictBoolean, StrictInteger
+from scorekeeper.schemas.fields import (
+    Distance,
+    ExtensionCaller,
+    StrictBoolean,
+    StrictInteger,
+    Text,
+)
 
-NAME_LENGTH = validate.Length(min=1, max=80)
-SIDE_NAME_LENGTH = validate.Length(max=80)  # blank: the side takes its default name
 SHORT_LIST = validate.Length(max=16)
 
 
@@ -22,14 +26,14 @@ class SideReportSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    name = fields.String(validate=SIDE_NAME_LENGTH)
+    name = Text(blank=True)  # blank: the side takes its default name
     distance = Distance(required=True)
     two_hundreds = StrictInteger(allow_none=True)
-    safeties = fields.List(fields.String(validate=NAME_LENGTH), validate=SHORT_LIST)
-    coup_fourres = fields.List(fields.String(validate=NAME_LENGTH), validate=SHORT_LIST)
+    safeties = fields.List(Text(), validate=SHORT_LIST)
+    coup_fourres = fields.List(Text(), validate=SHORT_LIST)
     completed_trip = StrictBoolean()
     delayed_action = StrictBoolean()
-    claims = fields.List(fields.String(validate=NAME_LENGTH), validate=SHORT_LIST)
+    claims = fields.List(Text(), validate=SHORT_LIST)
 
 
 class HandSchema(Schema):
@@ -47,7 +51,7 @@ class HandReportSchema(HandSchema):
     """A standalone v1 hand report."""
 
     players = StrictInteger(required=True)
-    variants = fields.Dict(keys=fields.String(validate=NAME_LENGTH), values=fields.Raw())
+    variants = fields.Dict(keys=Text(), values=fields.Raw())
 
 
 class ScoreSheetSchema(Schema):
@@ -57,8 +61,8 @@ class ScoreSheetSchema(Schema):
         unknown = RAISE
 
     players = StrictInteger(required=True)
-    variants = fields.Dict(keys=fields.String(validate=NAME_LENGTH), values=fields.Raw())
-    sides = fields.List(fields.String(validate=NAME_LENGTH), validate=SHORT_LIST)
+    variants = fields.Dict(keys=Text(), values=fields.Raw())
+    sides = fields.List(Text(), validate=SHORT_LIST)
     hands = fields.List(fields.Nested(HandSchema), validate=validate.Length(max=500))
 
 

@@ -6,8 +6,8 @@ from marshmallow import RAISE, Schema, fields, validate
 
 from engine.rules import SUPPORTED_PLAYERS
 from scorekeeper.models import GameStatus
-from scorekeeper.schemas.fields import StrictInteger, UtcDateTime
-from scorekeeper.schemas.reports import NAME_LENGTH, HandSchema
+from scorekeeper.schemas.fields import StrictInteger, Text, UtcDateTime
+from scorekeeper.schemas.reports import HandSchema
 
 MAX_PAGE = 100
 
@@ -23,21 +23,21 @@ class Strict(Schema):
 
 
 class TableCreateSchema(Strict):
-    name = fields.String(required=True, validate=NAME_LENGTH)
+    name = Text(required=True)
 
 
 class PlayerCreateSchema(Strict):
-    name = fields.String(required=True, validate=NAME_LENGTH)
+    name = Text(required=True)
 
 
 class GameSideSchema(Strict):
-    name = fields.String(validate=NAME_LENGTH)
+    name = Text()
     players = fields.List(StrictInteger(), required=True, validate=validate.Length(min=1, max=2))
 
 
 class GameCreateSchema(Strict):
     players = StrictInteger(required=True, validate=validate.OneOf(SUPPORTED_PLAYERS))
-    variants = fields.Dict(keys=fields.String(validate=NAME_LENGTH), values=fields.Raw())
+    variants = fields.Dict(keys=Text(), values=fields.Raw())
     sides = fields.List(
         fields.Nested(GameSideSchema), required=True, validate=validate.Length(min=2, max=3)
     )

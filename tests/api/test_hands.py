@@ -220,3 +220,12 @@ def test_the_games_current_etag_also_allows_a_change(table: TableAccess, game_ur
     assert response.status_code == 200
     stale = table.put(game_url + "/hands/1", SMALL, headers={"If-Match": game_etag})
     assert stale.status_code == 412
+
+
+def test_undo_answers_204_without_a_body(table: TableAccess, game_url: str) -> None:
+    table.post(game_url + "/hands", SMALL)
+    etag = table.get(game_url + "/hands/1").headers["ETag"]
+    response = table.delete(game_url + "/hands/1", headers={"If-Match": etag})
+    assert response.status_code == 204
+    assert response.data == b""
+    assert "Content-Type" not in response.headers

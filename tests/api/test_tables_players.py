@@ -124,3 +124,23 @@ def test_player_statistics(table: TableAccess) -> None:
     assert (stats["games_finished"], stats["games_won"], stats["win_rate"]) == (1, 1, 1.0)
     bob_stats = table.get(f"/players/{bob}").get_json()["statistics"]
     assert (bob_stats["games_won"], bob_stats["win_rate"], bob_stats["best_hand"]) == (0, 0.0, 400)
+
+
+def test_names_must_be_text_a_person_could_type(table: TableAccess) -> None:
+    for name in ("\ud800", "   ", "a\u0000b", "tab\there"):
+        response = table.post("/players", {"name": name})
+        assert response.status_code == 422, repr(name)
+        assert response.get_json()["errors"][0]["path"] == "/name"
+    response = table.client.post("/api/v1/tables", json={"name": "\udfff"})
+    assert response.status_code == 422
+
+
+def test_two_sides_cannot_share_a_name(table: TableAccess) -> None:
+    a, b, c, d = table.add_players("A", "B", "C", "D")
+    body = {
+        "players": 4,
+        "sides": [{"name": "Us", "players": [a, c]}, {"name": "Us", "players": [b, d]}],
+    }
+    response = table.post("/games", body)
+    assert response.status_code == 422
+    assert response.get_json()["errors"][0]["path"] == "/sides/1/name"
