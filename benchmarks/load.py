@@ -91,10 +91,12 @@ def server(database_url: str, workers: int, threads: int):  # type: ignore[no-un
 
 
 class Table:
-    """One simulated table: its own keep-alive connection, token and game."""
+    """One simulated table: its token and game. Each request opens its own connection, as a
+    phone polling every few seconds does (gunicorn keeps an idle connection 2 s), which also
+    lets the kernel spread the requests over the workers."""
 
     def __init__(self, port: int, record: Any) -> None:
-        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.port = port
         self.record = record
         self.headers = {"Content-Type": "application/json"}
 
@@ -107,14 +109,16 @@ class Table:
         headers: dict[str, str] | None = None,
     ) -> tuple[int, Any, Any]:
         start = time.perf_counter()
-        self.connection.request(
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        connection.request(
             method,
             path,
             body=None if body is None else json.dumps(body),
             headers={**self.headers, **(headers or {})},
         )
-        response = self.connection.getresponse()
+        response = connection.getresponse()
         data = response.read()
+        connection.close()
         self.record(kind, time.perf_counter() - start, response.status)
         return response.status, json.loads(data) if data else None, response
 
