@@ -19,3 +19,11 @@ class InvalidReport(EngineError, ValueError):
     def __init__(self, problems: Sequence[Problem]) -> None:
         self.problems: tuple[Problem, ...] = tuple(problems)
         super().__init__("; ".join(problem.detail for problem in self.problems))
+
+
+class IllegalMove(EngineError, ValueError):
+    """A move the rules do not allow now; the message names the rule and the seat."""
+
+
+class InvalidRecord(EngineError, ValueError):
+    """A saved game that cannot be read back or does not replay."""

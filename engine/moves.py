@@ -1,0 +1,100 @@
+"""What a seat can do, as data: the same moves serve human players, computer players and replays.
+
+Moves are frozen dataclasses with a compact wire form (``to_dict``/``move_from_dict``), so a game
+is its seed plus its list of moves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.cards import Card
+from engine.errors import InvalidRecord
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Play ``card``: on the own tableau, or, for a hazard, on side ``target``."""
+
+    card: Card
+    target: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        wire: dict[str, Any] = {"move": "play", "card": str(self.card)}
+        if self.target is not None:
+            wire["target"] = self.target
+        return wire
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Put ``card`` face up on the discard pile (always allowed; RULES.md §4)."""
+
+    card: Card
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"move": "discard", "card": str(self.card)}
+
+
+@dataclass(frozen=True, slots=True)
+class CoupFourre:
+    """Lay ``card``, the safety matching the hazard just played on the own side (RULES.md §6)."""
+
+    card: Card
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"move": "coup_fourre", "card": str(self.card)}
+
+
+@dataclass(frozen=True, slots=True)
+class PassCoupFourre:
+    """Let the chance of a coup-fourré go (the safety stays in hand)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"move": "pass"}
+
+
+@dataclass(frozen=True, slots=True)
+class CallExtension:
+    """At exactly 700, extend the hand to 1,000 (RULES.md §7)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"move": "call_extension"}
+
+
+@dataclass(frozen=True, slots=True)
+class DeclineExtension:
+    """At exactly 700, end the hand with the trip completed."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"move": "decline_extension"}
+
+
+Move = Play | Discard | CoupFourre | PassCoupFourre | CallExtension | DeclineExtension
+
+PASS = PassCoupFourre()
+CALL = CallExtension()
+DECLINE = DeclineExtension()
+
+
+def move_from_dict(data: dict[str, Any]) -> Move:
+    """A move back from its wire form; :class:`InvalidRecord` if it is not one."""
+    try:
+        kind = data["move"]
+        if kind == "play":
+            target = data.get("target")
+            return Play(Card(data["card"]), None if target is None else int(target))
+        if kind == "discard":
+            return Discard(Card(data["card"]))
+        if kind == "coup_fourre":
+            return CoupFourre(Card(data["card"]))
+        if kind == "pass":
+            return PASS
+        if kind == "call_extension":
+            return CALL
+        if kind == "decline_extension":
+            return DECLINE
+    except (KeyError, ValueError, TypeError) as error:
+        raise InvalidRecord(f"not a move: {data!r} ({error})") from None
+    raise InvalidRecord(f"not a move: {data!r}")

@@ -1,0 +1,488 @@
+"""One hand played by the rules: deal, turns, legal moves, coups-fourrés, the extension, the end.
+
+The state machine of RULES.md §2–§8. A seat asks for :meth:`HandState.legal_moves`, chooses one and
+:meth:`HandState.apply` checks it (an illegal move raises :class:`IllegalMove` naming the rule),
+changes the state and logs an event. Drawing is not a decision, so the engine draws for the seat
+whose turn begins. A coup-fourré chance is a phase of the rules offered to the one seat that can
+take it, never a clock (§6). ``copy`` is shallow per container: cheap enough for search players.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import StrEnum
+from random import Random
+from typing import Any
+
+from engine.cards import Card, CardKind
+from engine.errors import IllegalMove
+from engine.moves import (
+    CALL,
+    DECLINE,
+    PASS,
+    CallExtension,
+    CoupFourre,
+    DeclineExtension,
+    Discard,
+    Move,
+    PassCoupFourre,
+    Play,
+)
+from engine.report import HandReport, SideReport
+from engine.rules import (
+    DiscardSafeties,
+    ExhaustionEnd,
+    Hazards,
+    Rules,
+    SafetyAfterExhaustion,
+    SpeedLimitOnLimit,
+    TwoHundredsLimit,
+)
+from engine.tableau import Tableau
+
+HAND_SIZE = 6
+_ROLL = Card.ROLL
+_SPEED_LIMIT = Card.SPEED_LIMIT
+_END_OF_LIMIT = Card.END_OF_LIMIT
+_RIGHT_OF_WAY = Card.RIGHT_OF_WAY
+_LIMITED_DISTANCE = frozenset({Card.DISTANCE_25, Card.DISTANCE_50})
+
+
+class Phase(StrEnum):
+    """What the seat to act is asked."""
+
+    PLAY = "play"
+    """Play a card or discard one (after the engine drew for it)."""
+    COUP_FOURRE = "coup_fourre"
+    """Lay the matching safety out of turn, or let the chance go."""
+    EXTENSION = "extension"
+    """Extend the hand to 1,000, or stop at 700."""
+    OVER = "over"
+    """The hand has ended."""
+
+
+class HandState:
+    """The whole truth of a hand, every seat's cards included (seats see a :class:`SeatView`)."""
+
+    __slots__ = (
+        "rules",
+        "dealer",
+        "hands",
+        "draw_pile",
+        "discards",
+        "tableaux",
+        "phase",
+        "to_act",
+        "turn",
+        "pending",
+        "extension_caller",
+        "completer",
+        "delayed_action",
+        "events",
+    )
+
+    def __init__(self, rules: Rules, deck: Sequence[Card], dealer: int = 0) -> None:
+        """Deal ``deck`` (top card last) from ``dealer``: six each, one at a time, clockwise."""
+        players = rules.players
+        self.rules = rules
+        self.dealer = dealer
+        self.hands: list[list[Card]] = [[] for _ in range(players)]
+        self.draw_pile: list[Card] = list(deck)
+        self.discards: list[Card] = []
+        self.tableaux: list[Tableau] = [Tableau() for _ in range(rules.sides)]
+        self.phase = Phase.PLAY
+        self.to_act = 0
+        self.turn = 0
+        self.pending: tuple[Card, int, int] | None = None
+        """While a coup-fourré may be declared: (hazard, attacked side, attacking seat)."""
+        self.extension_caller: int | None = None
+        self.completer: int | None = None
+        self.delayed_action = False
+        self.events: list[dict[str, Any]] = []
+        for _ in range(HAND_SIZE):
+            for offset in range(1, players + 1):
+                self.hands[(dealer + offset) % players].append(self.draw_pile.pop())
+        self._begin_turn((dealer + 1) % players)
+
+    @classmethod
+    def shuffled(cls, rules: Rules, rng: Random, dealer: int = 0) -> HandState:
+        """A new hand dealt from the rules' deck shuffled by ``rng``."""
+        deck = list(rules.deck.elements())
+        rng.shuffle(deck)
+        return cls(rules, deck, dealer)
+
+    def copy(self) -> HandState:
+        """An independent copy, without the event log (search players only need the state)."""
+        twin = HandState.__new__(HandState)
+        twin.rules = self.rules
+        twin.dealer = self.dealer
+        twin.hands = [hand[:] for hand in self.hands]
+        twin.draw_pile = self.draw_pile[:]
+        twin.discards = self.discards[:]
+        twin.tableaux = [tableau.copy() for tableau in self.tableaux]
+        twin.phase = self.phase
+        twin.to_act = self.to_act
+        twin.turn = self.turn
+        twin.pending = self.pending
+        twin.extension_caller = self.extension_caller
+        twin.completer = self.completer
+        twin.delayed_action = self.delayed_action
+        twin.events = []
+        return twin
+
+    # -- what is true now ----------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def side_of(self, seat: int) -> int:
+        return seat % self.rules.sides
+
+    @property
+    def target(self) -> int:
+        """The target in force: 1,000 (or 1,200) once an extension is called."""
+        return self.rules.target(extended=self.extension_caller is not None)
+
+    def legal_moves(self, seat: int | None = None) -> list[Move]:
+        """Every legal move of ``seat`` (by default the seat to act); empty if it is not to act."""
+        if seat is None:
+            seat = self.to_act
+        if self.phase is Phase.OVER or seat != self.to_act:
+            return []
+        if self.phase is Phase.COUP_FOURRE:
+            assert self.pending is not None
+            hazard = self.pending[0]
+            safeties = [
+                card
+                for card in self.hands[seat]
+                if hazard in card.answers and card.kind is CardKind.SAFETY
+            ]
+            return [CoupFourre(safeties[0]), PASS]
+        if self.phase is Phase.EXTENSION:
+            return [CALL, DECLINE]
+        moves: list[Move] = []
+        own = self.side_of(seat)
+        for card in dict.fromkeys(self.hands[seat]):
+            if card.kind is CardKind.HAZARD:
+                for side in range(self.rules.sides):
+                    if side != own and self._hazard_problem(card, side) is None:
+                        moves.append(Play(card, side))
+            elif self._play_problem(card, seat) is None:
+                moves.append(Play(card))
+            if self._discard_problem(card) is None:
+                moves.append(Discard(card))
+        return moves
+
+    def is_legal(self, move: Move, seat: int | None = None) -> bool:
+        try:
+            self.check(move, seat)
+        except IllegalMove:
+            return False
+        return True
+
+    def check(self, move: Move, seat: int | None = None) -> None:
+        """Raise :class:`IllegalMove` naming the rule if ``move`` is not legal for ``seat``."""
+        if seat is None:
+            seat = self.to_act
+        if self.phase is Phase.OVER:
+            raise IllegalMove("The hand is over (RULES.md §8).")
+        if seat != self.to_act:
+            raise IllegalMove(f"Seat {seat} may not act now: it is seat {self.to_act}'s move.")
+        if self.phase is Phase.COUP_FOURRE:
+            if isinstance(move, PassCoupFourre):
+                return
+            if isinstance(move, CoupFourre) and move in self.legal_moves(seat):
+                return
+            raise IllegalMove(
+                f"Seat {seat} may only declare the coup-fourré or pass now (RULES.md §6)."
+            )
+        if self.phase is Phase.EXTENSION:
+            if isinstance(move, CallExtension | DeclineExtension):
+                return
+            raise IllegalMove(f"Seat {seat} must say whether to extend the hand (RULES.md §7).")
+        if not isinstance(move, Play | Discard):
+            raise IllegalMove(f"Seat {seat} must play or discard a card (RULES.md §4).")
+        if move.card not in self.hands[seat]:
+            raise IllegalMove(f"Seat {seat} does not hold {move.card}.")
+        if isinstance(move, Discard):
+            problem = self._discard_problem(move.card)
+        elif move.card.kind is CardKind.HAZARD:
+            if move.target is None or not 0 <= move.target < self.rules.sides:
+                problem = f"{move.card} must be played on an opponent side (RULES.md §2)."
+            elif move.target == self.side_of(seat):
+                problem = f"{move.card} cannot be played on the own side (RULES.md §2)."
+            else:
+                problem = self._hazard_problem(move.card, move.target)
+        elif move.target is not None and move.target != self.side_of(seat):
+            problem = f"{move.card} goes on the own tableau (RULES.md §5)."
+        else:
+            problem = self._play_problem(move.card, seat)
+        if problem is not None:
+            raise IllegalMove(f"Seat {seat}: {problem}")
+
+    # -- the rules of §5 -----------------------------------------------------------------------
+
+    def _discard_problem(self, card: Card) -> str | None:
+        if (
+            card.kind is CardKind.SAFETY
+            and self.rules.discard_safeties is DiscardSafeties.FORBIDDEN
+        ):
+            return "safeties may not be discarded under discard_safeties: forbidden (§12)."
+        return None
+
+    def _play_problem(self, card: Card, seat: int) -> str | None:
+        """Why ``card`` cannot go on the own tableau of ``seat`` now (None if it can)."""
+        tableau = self.tableaux[self.side_of(seat)]
+        kind = card.kind
+        if kind is CardKind.SAFETY:
+            return None
+        if kind is CardKind.DISTANCE:
+            if not tableau.rolling(self.rules):
+                return f"distance needs the side rolling (a Roll showing) (§5); {card} refused."
+            if tableau.limited and card not in _LIMITED_DISTANCE:
+                return f"under a Speed Limit only 25 and 50 may be played (§5); {card} refused."
+            if card is Card.DISTANCE_200 and self._two_hundreds_used(seat) >= 2:
+                return "at most two 200 km cards per side in a hand (§5)."
+            if tableau.distance + card.value_km > self.target:
+                return (
+                    f"{card} would take the side to {tableau.distance + card.value_km} km, past "
+                    f"the target of {self.target} (§5)."
+                )
+            return None
+        if card is _ROLL:
+            top = tableau.battle_top
+            if (
+                tableau.battle_empty
+                or tableau.corrected
+                or top is Card.STOP
+                or (top is not None and top.kind is CardKind.REMEDY and top is not _ROLL)
+            ):
+                return None
+            return f"Roll goes on an empty pile, a Stop or a remedy, not on {top} (§5)."
+        if card is _END_OF_LIMIT:
+            if tableau.limited:
+                return None
+            return "End of Limit needs a Speed Limit showing (§5)."
+        hazard = next(iter(card.answers))
+        if tableau.hazard_showing is hazard:
+            return None
+        return f"{card} cures {hazard}, which is not showing on the battle pile (§5)."
+
+    def _two_hundreds_used(self, seat: int) -> int:
+        tableau = self.tableaux[self.side_of(seat)]
+        if self.rules.two_hundreds_limit is TwoHundredsLimit.PLAYER:
+            return tableau.two_hundreds_by_seat.get(seat, 0)
+        return tableau.two_hundreds
+
+    def _hazard_problem(self, hazard: Card, side: int) -> str | None:
+        """Why ``hazard`` cannot be played on ``side`` now (None if it can)."""
+        tableau = self.tableaux[side]
+        if tableau.protected(hazard):
+            return f"side {side} is protected against {hazard} by a safety (§5)."
+        if hazard is _SPEED_LIMIT:
+            if tableau.limited and self.rules.speed_limit_on_limit is SpeedLimitOnLimit.FORBIDDEN:
+                return f"side {side} is already limited (§5)."
+            return None
+        rolling = tableau.rolling(self.rules)
+        if self.rules.hazards is Hazards.ON_ROLLING:
+            return None if rolling else f"side {side} is not rolling (hazards: on_rolling, §12)."
+        if tableau.battle_empty and not rolling:
+            return f"side {side}'s battle pile is empty: only a Speed Limit may start a hand (§5)."
+        return None
+
+    # -- moves ---------------------------------------------------------------------------------
+
+    def apply(self, move: Move, seat: int | None = None) -> dict[str, Any]:
+        """Check and play ``move`` for ``seat`` (default: the seat to act); return its event."""
+        if seat is None:
+            seat = self.to_act
+        self.check(move, seat)
+        event: dict[str, Any] = {"seat": seat, **move.to_dict()}
+        self.events.append(event)
+        if isinstance(move, PassCoupFourre):
+            self._close_coup_fourre_window()
+        elif isinstance(move, CoupFourre):
+            self._coup_fourre(seat, move.card)
+        elif isinstance(move, CallExtension):
+            self.extension_caller = self.side_of(seat)
+            self.phase = Phase.PLAY
+            self._next_turn(seat)
+        elif isinstance(move, DeclineExtension):
+            self._complete(self.side_of(seat))
+        elif isinstance(move, Discard):
+            self.hands[seat].remove(move.card)
+            self.discards.append(move.card)
+            self._next_turn(seat)
+        else:
+            self._play(seat, move)
+        return event
+
+    def _play(self, seat: int, move: Play) -> None:
+        card = move.card
+        self.hands[seat].remove(card)
+        kind = card.kind
+        if kind is CardKind.HAZARD:
+            assert move.target is not None
+            self._attack(seat, card, move.target)
+            return
+        own = self.side_of(seat)
+        tableau = self.tableaux[own]
+        if kind is CardKind.DISTANCE:
+            tableau.add_distance(card, seat)
+            if tableau.distance == self.rules.base_target and self._may_extend():
+                self.phase = Phase.EXTENSION
+                self.to_act = seat
+            elif tableau.distance == self.target:
+                self._complete(own)
+            else:
+                self._next_turn(seat)
+        elif kind is CardKind.SAFETY:
+            self.discards.extend(tableau.lay_safety(card, coup_fourre=False))
+            exhausted = not self.draw_pile
+            no_extra = self.rules.safety_after_exhaustion is SafetyAfterExhaustion.NO_EXTRA_TURN
+            if exhausted and no_extra:
+                self._next_turn(seat)
+            else:
+                self._begin_turn(seat)  # a safety gives another turn (§4)
+        elif card is _END_OF_LIMIT:
+            tableau.speed.append(card)
+            self._next_turn(seat)
+        else:
+            tableau.put_on_battle(card)
+            self._next_turn(seat)
+
+    def _may_extend(self) -> bool:
+        return self.rules.extension_allowed and self.extension_caller is None
+
+    def _attack(self, seat: int, hazard: Card, side: int) -> None:
+        tableau = self.tableaux[side]
+        if hazard is _SPEED_LIMIT:
+            tableau.speed.append(hazard)
+        else:
+            tableau.put_on_battle(hazard)
+        for defender in self.rules.seats_of(side):
+            if any(
+                hazard in card.answers
+                for card in self.hands[defender]
+                if card.kind is CardKind.SAFETY
+            ):
+                self.pending = (hazard, side, seat)
+                self.phase = Phase.COUP_FOURRE
+                self.to_act = defender
+                return
+        self._next_turn(seat)
+
+    def _close_coup_fourre_window(self) -> None:
+        assert self.pending is not None
+        attacker = self.pending[2]
+        self.pending = None
+        self.phase = Phase.PLAY
+        self._next_turn(attacker)
+
+    def _coup_fourre(self, seat: int, safety: Card) -> None:
+        """RULES.md §6: the hazard goes, the safety lies crosswise; the declarer draws a card to
+        replace it and takes a full turn; the seats in between lose theirs."""
+        assert self.pending is not None
+        _, side, attacker = self.pending
+        self.pending = None
+        self.phase = Phase.PLAY
+        self.hands[seat].remove(safety)
+        self.discards.extend(self.tableaux[side].lay_safety(safety, coup_fourre=True))
+        exhausted = not self.draw_pile
+        if exhausted and self.rules.safety_after_exhaustion is SafetyAfterExhaustion.NO_EXTRA_TURN:
+            self._next_turn(attacker)
+            return
+        if self.draw_pile:
+            self.hands[seat].append(self.draw_pile.pop())
+        self._begin_turn(seat)
+
+    def _complete(self, side: int) -> None:
+        """The trip is completed: the hand ends (§8); delayed if the pile has run out."""
+        self.completer = side
+        self.delayed_action = not self.draw_pile
+        self.phase = Phase.OVER
+
+    # -- turns ---------------------------------------------------------------------------------
+
+    def _next_turn(self, seat: int) -> None:
+        self._begin_turn((seat + 1) % self.rules.players)
+
+    def _begin_turn(self, seat: int) -> None:
+        """Give ``seat`` the turn and draw for it; skip empty hands once the pile has run out;
+        end the hand by exhaustion (§8)."""
+        players = self.rules.players
+        self.phase = Phase.PLAY
+        if not self.draw_pile:
+            if self._exhausted():
+                self.phase = Phase.OVER
+                return
+            for _ in range(players):
+                if self.hands[seat]:
+                    break
+                seat = (seat + 1) % players
+        else:
+            self.hands[seat].append(self.draw_pile.pop())
+        self.turn = seat
+        self.to_act = seat
+
+    def _exhausted(self) -> bool:
+        """With the pile empty: every card played (default), or nothing left but discards."""
+        if not any(self.hands):
+            return True
+        if self.rules.exhaustion_end is ExhaustionEnd.NO_PLAYABLE:
+            return not any(
+                not isinstance(move, Discard)
+                for seat in range(self.rules.players)
+                for move in self._moves_ignoring_turn(seat)
+            )
+        return False
+
+    def _moves_ignoring_turn(self, seat: int) -> list[Move]:
+        saved = self.to_act, self.phase
+        self.to_act, self.phase = seat, Phase.PLAY
+        try:
+            return self.legal_moves(seat)
+        finally:
+            self.to_act, self.phase = saved
+
+    # -- the report a table would enter --------------------------------------------------------
+
+    def report(self, names: Sequence[str] | None = None) -> HandReport:
+        """The hand's facts (RULES.md §8), exactly as a table would report them."""
+        sides = []
+        for side, tableau in enumerate(self.tableaux):
+            sides.append(
+                SideReport.from_cards(
+                    tableau.cards,
+                    name=names[side] if names else "",
+                    safeties=tuple(tableau.safeties),
+                    coup_fourres=tuple(tableau.coup_fourres),
+                    completed_trip=self.completer == side,
+                    delayed_action=self.completer == side and self.delayed_action,
+                )
+            )
+        return HandReport(
+            sides=tuple(sides),
+            extension_called_by=self.extension_caller,
+            target=self.target,
+        )
+
+    def cards_accounted(self) -> int:
+        """Every card of the deck, wherever it is now (a sanity check for tests)."""
+        on_tableaux = sum(
+            sum(1 for card in tableau.battle if card is not None)
+            + len(tableau.speed)
+            + sum(tableau.cards.values())
+            + len(tableau.safeties)
+            for tableau in self.tableaux
+        )
+        return (
+            sum(len(hand) for hand in self.hands)
+            + len(self.draw_pile)
+            + len(self.discards)
+            + on_tableaux
+        )
+
+
+__all__ = ["HAND_SIZE", "HandState", "Phase"]
