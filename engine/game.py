@@ -1,0 +1,107 @@
+"""A virtual game: seeded deals, hands chained to 5,000, each hand's report scored by the scorer.
+
+A game is reproducible from its seed and its moves: :meth:`Game.to_dict` records both (and each
+hand's deck, so a replay can prove it dealt the same cards), :meth:`Game.replay` plays them back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from random import Random
+from typing import Any
+
+from engine.cards import Card
+from engine.errors import IllegalMove, InvalidRecord
+from engine.moves import Move, move_from_dict
+from engine.players import ComputerPlayer
+from engine.rules import Rules, UnknownVariant, UnsupportedPlayerCount
+from engine.scoring import HandScore
+from engine.sheet import GameStatus, ScoreSheet
+from engine.state import HandState
+from engine.view import seat_view
+
+RECORD_VERSION = 1
+
+
+class Game:
+    """Hands dealt one after another, the deal passing to the left, until the game ends."""
+
+    def __init__(self, rules: Rules, seed: int, names: Sequence[str] | None = None) -> None:
+        self.rules = rules
+        self.seed = seed
+        self.rng = Random(seed)
+        word = "Player" if rules.players_per_side == 1 else "Team"
+        self.sheet = ScoreSheet(
+            rules, names or [f"{word} {chr(ord('A') + side)}" for side in range(rules.sides)]
+        )
+        self.dealer = 0
+        self.decks: list[list[Card]] = []
+        self.moves: list[list[dict[str, Any]]] = []
+        self.hand = self._deal()
+
+    def _deal(self) -> HandState:
+        deck = list(self.rules.deck.elements())
+        self.rng.shuffle(deck)
+        self.decks.append(deck[:])
+        self.moves.append([])
+        return HandState(self.rules, deck, self.dealer)
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended (RULES.md §10)."""
+        return self.sheet.status is not GameStatus.IN_PROGRESS
+
+    def apply(self, move: Move, seat: int | None = None) -> HandScore | None:
+        """Play ``move``; when it ends the hand, score the hand (and deal the next one)."""
+        if self.over:
+            raise IllegalMove("The game is over (RULES.md §10).")
+        seat = self.hand.to_act if seat is None else seat
+        self.hand.apply(move, seat)
+        self.moves[-1].append({"seat": seat, **move.to_dict()})
+        if not self.hand.over:
+            return None
+        score = self.sheet.record(self.hand.report(self.sheet.names))
+        if not self.over:
+            self.dealer = (self.dealer + 1) % self.rules.players
+            self.hand = self._deal()
+        return score
+
+    def play(self, players: Sequence[ComputerPlayer], hands: int | None = None) -> None:
+        """Let computer players (one per seat) play to the end of the game, or ``hands`` hands."""
+        target = None if hands is None else len(self.sheet.hands) + hands
+        while not self.over and (target is None or len(self.sheet.hands) < target):
+            seat = self.hand.to_act
+            self.apply(players[seat].choose(seat_view(self.hand, seat)), seat)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The game as JSON: rules, seed, and every hand's deck and moves."""
+        return {
+            "version": RECORD_VERSION,
+            "players": self.rules.players,
+            "variants": self.rules.variants,
+            "seed": self.seed,
+            "names": list(self.sheet.names),
+            "hands": [
+                {"deck": [str(card) for card in deck], "moves": moves}
+                for deck, moves in zip(self.decks, self.moves, strict=True)
+            ],
+            "totals": list(self.sheet.totals),
+            "status": str(self.sheet.status),
+        }
+
+    @classmethod
+    def replay(cls, record: Mapping[str, Any]) -> Game:
+        """Play a recorded game again; :class:`InvalidRecord` if it does not reproduce."""
+        try:
+            rules = Rules.for_players(record["players"], record.get("variants"))
+            game = cls(rules, int(record["seed"]), record.get("names"))
+            for number, hand in enumerate(record["hands"]):
+                if [str(card) for card in game.decks[-1]] != list(hand["deck"]):
+                    raise InvalidRecord(f"hand {number + 1} was not dealt from this seed")
+                for move in hand["moves"]:
+                    game.apply(move_from_dict(move), int(move["seat"]))
+        except (KeyError, TypeError, IllegalMove, UnknownVariant, UnsupportedPlayerCount) as error:
+            raise InvalidRecord(f"the record does not replay: {error}") from None
+        if "totals" in record and list(game.sheet.totals) != list(record["totals"]):
+            raise InvalidRecord("the replayed totals differ from the recorded ones")
+        return game

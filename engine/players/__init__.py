@@ -1,0 +1,37 @@
+"""Computer players: each chooses among the legal moves from what its seat may see.
+
+Every player is built with its own ``random.Random``, so a game is reproducible from its seed.
+"""
+
+from __future__ import annotations
+
+from random import Random
+from typing import Protocol
+
+from engine.moves import Move
+from engine.view import SeatView
+
+
+class ComputerPlayer(Protocol):
+    """The one interface every computer player implements."""
+
+    name: str
+
+    def choose(self, view: SeatView) -> Move:
+        """One of ``view.legal_moves`` (coups-fourrés and the extension question included)."""
+        ...
+
+
+def make_player(name: str, rng: Random) -> ComputerPlayer:
+    """A computer player by its registry name."""
+    from engine.players.greedy import GreedyPlayer
+    from engine.players.random_player import RandomPlayer
+
+    registry: dict[str, type[RandomPlayer] | type[GreedyPlayer]] = {
+        RandomPlayer.name: RandomPlayer,
+        GreedyPlayer.name: GreedyPlayer,
+    }
+    try:
+        return registry[name](rng)
+    except KeyError:
+        raise ValueError(f"no computer player {name!r}; there are {', '.join(registry)}") from None

@@ -1,0 +1,52 @@
+"""A player that takes the best immediate gain and thinks no further."""
+
+from __future__ import annotations
+
+from random import Random
+
+from engine.cards import Card, CardKind
+from engine.moves import CALL, CoupFourre, Discard, Move, Play
+from engine.view import SeatView
+
+
+class GreedyPlayer:
+    """Coup-fourré whenever it can, the longest distance, then hazards on the leader, then
+    remedies; discards what is least useful; extends whenever it can."""
+
+    name = "greedy"
+
+    def __init__(self, rng: Random) -> None:
+        self.rng = rng
+
+    def choose(self, view: SeatView) -> Move:
+        moves = view.legal_moves
+        for move in moves:
+            if isinstance(move, CoupFourre) or move is CALL:
+                return move
+        return max(moves, key=lambda move: (self._value(view, move), self.rng.random()))
+
+    @staticmethod
+    def _value(view: SeatView, move: Move) -> float:
+        if isinstance(move, Discard):
+            return -_keep_value(move.card)
+        if not isinstance(move, Play):
+            return 0
+        card = move.card
+        if card.kind is CardKind.DISTANCE:
+            return 100 + card.value_km
+        if card.kind is CardKind.SAFETY:
+            return 90
+        if card.kind is CardKind.HAZARD and move.target is not None:
+            return 60 + view.tableaux[move.target].distance / 100
+        return 80  # Roll, remedies, End of Limit: back on the road
+
+
+def _keep_value(card: Card) -> float:
+    """How much a card is worth keeping: safeties most, then remedies, distance, hazards."""
+    if card.kind is CardKind.SAFETY:
+        return 50
+    if card.kind is CardKind.REMEDY:
+        return 30 if card is Card.ROLL else 20
+    if card.kind is CardKind.DISTANCE:
+        return 10 + card.value_km / 100
+    return 15
