@@ -4,17 +4,22 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, BinaryIO
+from random import Random
+from typing import Any, BinaryIO, TextIO
 
 import click
 from flask.cli import FlaskGroup
 
-from engine.errors import InvalidReport
+from engine.errors import InvalidRecord, InvalidReport
+from engine.game import Game
+from engine.players import make_player
+from engine.rules import Rules, UnknownVariant
 from engine.scoring import Category
 from scorekeeper import create_app
 from scorekeeper.jsonio import parse_json
 from scorekeeper.problems import InvalidRequest, problem_document, refusal_document
 from scorekeeper.scoring import is_sheet, score_report_document, score_sheet_document
+from scorekeeper.simulate import simulate, tally
 
 EXIT_REFUSED = 1
 
@@ -98,3 +103,77 @@ def render_sheet(sheet: dict[str, Any]) -> str:
         state = "Game in progress."
     parts.append(f"Totals: {totals}. {state}")
     return "\n\n".join(parts)
+
+
+@cli.command("simulate", with_appcontext=False)
+@click.option(
+    "--players",
+    "names",
+    default="greedy,random",
+    show_default=True,
+    help="Computer players, comma-separated (random, greedy).",
+)
+@click.option("--seats", type=click.Choice(["2", "3", "4", "6"]), default="2", show_default=True)
+@click.option("--games", type=click.IntRange(1, 1_000_000), default=100, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--variants", default="", help="key=value,key=value (RULES.md §12).")
+@click.option("--json", "json_out", type=click.File("w"), help="Write every game's record here.")
+@click.option(
+    "--replay",
+    "replay_file",
+    type=click.File("r"),
+    help="Replay the games of a --json file and check they reproduce.",
+)
+def simulate_command(
+    names: str,
+    seats: str,
+    games: int,
+    seed: int,
+    variants: str,
+    json_out: TextIO | None,
+    replay_file: TextIO | None,
+) -> None:
+    """Play games between computer players and summarise them."""
+    if replay_file is not None:
+        _replay(replay_file)
+        return
+    try:
+        chosen = dict(item.split("=", 1) for item in variants.split(",") if item)
+        Rules.for_players(int(seats), chosen)
+        for name in names.split(","):
+            make_player(name, Random(0))
+    except (ValueError, UnknownVariant) as error:
+        raise click.BadParameter(str(error)) from None
+    results = []
+    with click.progressbar(
+        simulate(names.split(","), int(seats), games, seed, chosen),
+        length=games,
+        label="Playing",
+        file=sys.stderr,
+    ) as progress:
+        for result in progress:
+            results.append(result)
+    if json_out is not None:
+        json.dump([game.to_dict() for game, _ in results], json_out)
+    rows = tally(results)
+    click.echo(f"{'player':<10}{'games':>7}{'wins':>8}{'win rate':>10}{'mean hand':>11}  bonuses")
+    for name, record in rows.items():
+        summary = record.to_dict()
+        rate = summary["win_rate"]
+        bonuses = ", ".join(f"{key} {count}" for key, count in sorted(record.bonuses.items()))
+        click.echo(
+            f"{name:<10}{record.games:>7}{record.wins:>8.1f}"
+            f"{'' if rate is None else f'{rate:.1%}':>10}"
+            f"{summary['mean_hand_score'] or 0:>11}  {bonuses}"
+        )
+
+
+def _replay(source: TextIO) -> None:
+    records = json.load(source)
+    for number, record in enumerate(records):
+        try:
+            Game.replay(record)
+        except InvalidRecord as error:
+            click.echo(f"game {number}: {error}", err=True)
+            sys.exit(EXIT_REFUSED)
+    click.echo(f"{len(records)} games replayed identically.")

@@ -125,3 +125,49 @@ def test_numbers_too_large_for_a_table_are_refused() -> None:
     result = run(stdin=json.dumps(report))
     assert result.exit_code == 1
     assert json.loads(result.output)["errors"][0]["path"] == "/sides/0/distance/200"
+
+
+def test_simulate_summarises_and_replays(tmp_path: Path) -> None:
+    record = tmp_path / "games.json"
+    result = CliRunner().invoke(
+        cli,
+        [
+            "simulate",
+            "--players",
+            "greedy,random",
+            "--seats",
+            "2",
+            "--games",
+            "4",
+            "--seed",
+            "7",
+            "--json",
+            str(record),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    lines = [
+        line.split() for line in result.output.splitlines() if line.startswith(("greedy", "random"))
+    ]
+    assert {line[0] for line in lines} == {"greedy", "random"}
+    assert sum(float(line[2]) for line in lines) == 4  # one win (or shared win) per game
+    games = json.loads(record.read_text())
+    assert len(games) == 4 and all(game["status"] in ("won", "tied") for game in games)
+    replay = CliRunner().invoke(cli, ["simulate", "--replay", str(record)])
+    assert replay.exit_code == 0
+    assert "4 games replayed identically" in replay.output
+
+
+def test_replay_refuses_a_tampered_record(tmp_path: Path) -> None:
+    record = tmp_path / "games.json"
+    CliRunner().invoke(cli, ["simulate", "--games", "1", "--json", str(record)])
+    games = json.loads(record.read_text())
+    games[0]["totals"][0] += 1
+    record.write_text(json.dumps(games))
+    result = CliRunner().invoke(cli, ["simulate", "--replay", str(record)])
+    assert result.exit_code == 1
+
+
+def test_simulate_refuses_unknown_players() -> None:
+    result = CliRunner().invoke(cli, ["simulate", "--players", "nobody,random"])
+    assert result.exit_code == 2

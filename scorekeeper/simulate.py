@@ -1,0 +1,85 @@
+"""Self-play: games between computer players, summarised (for `scorekeeper simulate`)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from random import Random
+from typing import Any
+
+from engine.game import Game
+from engine.players import make_player
+from engine.rules import Rules
+from engine.scoring import Category
+
+
+@dataclass(slots=True)
+class Tally:
+    """What one computer player achieved over the games it sat in."""
+
+    games: int = 0
+    wins: float = 0.0
+    hands: int = 0
+    points: int = 0
+    bonuses: Counter[str] = field(default_factory=Counter)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": round(self.wins / self.games, 4) if self.games else None,
+            "mean_hand_score": round(self.points / self.hands, 1) if self.hands else None,
+            "bonuses": dict(self.bonuses),
+        }
+
+
+def seating(names: Sequence[str], players: int, game: int) -> list[str]:
+    """Who sits where in game ``game``: the named players take the sides in turn, rotated every
+    game so each plays every side equally (partners play the same kind)."""
+    sides = Rules.for_players(players).sides
+    kinds = [names[(side + game) % len(names)] for side in range(sides)]
+    return [kinds[seat % sides] for seat in range(players)]
+
+
+def simulate(
+    names: Sequence[str], players: int, games: int, seed: int, variants: dict[str, str]
+) -> Iterator[tuple[Game, list[str]]]:
+    """Play ``games`` games; yield each finished game with its seating."""
+    rules = Rules.for_players(players, variants)
+    for number in range(games):
+        kinds = seating(names, players, number)
+        game_seed = Random(f"{seed}/{number}").getrandbits(64)
+        computers = [
+            make_player(kind, Random(f"{game_seed}/{seat}")) for seat, kind in enumerate(kinds)
+        ]
+        game = Game(rules, game_seed, names=[kinds[side] for side in range(rules.sides)])
+        game.play(computers)
+        yield game, kinds
+
+
+def tally(results: Sequence[tuple[Game, list[str]]]) -> dict[str, Tally]:
+    """Each computer player's record over ``results``; a tie shares the win."""
+    tallies: dict[str, Tally] = {}
+    for game, kinds in results:
+        sides = game.rules.sides
+        leaders = game.sheet.leaders
+        for side in range(sides):
+            record = tallies.setdefault(kinds[side], Tally())
+            record.games += 1
+            if side in leaders:
+                record.wins += 1 / len(leaders)
+            for hand in game.sheet.hands:
+                score = hand.sides[side]
+                record.hands += 1
+                record.points += score.total
+                for category in (
+                    Category.COUP_FOURRES,
+                    Category.EXTENSION,
+                    Category.SHUTOUT,
+                    Category.DELAYED_ACTION,
+                    Category.TRIP,
+                ):
+                    if score.points(category):
+                        record.bonuses[category.value] += 1
+    return tallies
