@@ -40,7 +40,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     db.init_app(app)
     migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "..", "migrations"))
     errors.init_app(app)
-    sqlite.init_app(app)
+    sqlite.init_app(app, end_session=db.session.remove)
     i18n.init_app(app)
     csrf.init_app(app)
 

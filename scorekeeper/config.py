@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +23,31 @@ def database_url(instance_path: str) -> str:
     return "sqlite:///" + str(Path(instance_path) / "scorekeeper.sqlite3")
 
 
+def secret_key(instance_path: str) -> str:
+    """``SECRET_KEY``, or a random key made once and kept in the instance folder (so every
+    worker and every restart signs cookies alike, and no key is ever a known default)."""
+    if os.environ.get("SECRET_KEY"):
+        return os.environ["SECRET_KEY"]
+    path = Path(instance_path) / "secret_key"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        draft = path.with_name(f"secret_key.{os.getpid()}")
+        draft.write_text(secrets.token_urlsafe(48))
+        draft.chmod(0o600)
+        try:
+            os.link(draft, path)  # atomic: a worker starting at the same time reads one key
+        except FileExistsError:
+            pass
+        finally:
+            draft.unlink()
+    return path.read_text().strip()
+
+
 def defaults(instance_path: str) -> dict[str, Any]:
     """The settings an app starts from, before ``test_config`` or ``SCOREKEEPER_*`` overrides."""
     return {
-        "SECRET_KEY": os.environ.get("SECRET_KEY", "dev-only-secret"),
+        "SECRET_KEY": secret_key(instance_path),
+        "WTF_CSRF_TIME_LIMIT": None,  # a form stays valid while the phone keeps its session
         "SQLALCHEMY_DATABASE_URI": database_url(instance_path),
         "MAX_CONTENT_LENGTH": MAX_REQUEST_BYTES,
         "JSON_SORT_KEYS": False,

@@ -166,13 +166,10 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
 
     @property
     def etag(self) -> str:
-        """The hand's entity tag: changes with every correction."""
-        return Hand.etag_of(self.id, self.version)
-
-    @staticmethod
-    def etag_of(hand_id: int, version: int) -> str:
-        """The entity tag of version ``version`` of hand ``hand_id``."""
-        return f"hand-{hand_id}-v{version}"
+        """The hand's entity tag. It names the game's version too: the running totals a hand
+        shows change when an earlier hand is corrected, and a hand number undone and entered
+        again (even with a reused row id) never gets an old tag back."""
+        return f"hand-{self.id}-v{self.version}-g{self.game.version}"
 
 
 class IdempotencyRecord(db.Model):  # type: ignore[name-defined,misc]

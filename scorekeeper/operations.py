@@ -7,7 +7,7 @@ write transaction is already exclusive), so checks and writes cannot interleave 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import func, select
@@ -25,6 +25,9 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Game, GameStatus, Hand, Player, Seat, Side, Table, utcnow
 from scorekeeper.problems import InvalidRequest
 from scorekeeper.standings import sheet_of, status_of
+
+NAME_LIMIT = 80
+"""The longest name stored (tables, players, sides)."""
 
 
 def create_table(name: str) -> tuple[Table, str]:
@@ -53,8 +56,10 @@ def create_player(table: Table, name: str) -> Player:
 
 
 def rename_player(player: Player, name: str) -> Player:
-    """Rename a player (every game shows the new name)."""
+    """Rename a player. The games they sat in show the new name, so their ETags change too."""
     player.name = name
+    for game in db.session.execute(select(Game).where(Game.played_by(player.id))).scalars():
+        game.updated_at = utcnow()
     _commit_unique_name(name)
     return player
 
@@ -82,7 +87,7 @@ def start_game(
         raise InvalidRequest(problems)
     roster = {player.id: player for player in table.players}
     names = [
-        side.get("name") or " & ".join(roster[player_id].name for player_id in side["players"])
+        side.get("name") or _team_name(roster[player_id].name for player_id in side["players"])
         for side in sides
     ]
     for index, name in enumerate(names):
@@ -148,6 +153,12 @@ def _seating_problems(
     return problems
 
 
+def _team_name(names: Iterable[str]) -> str:
+    """A side's default name, "Ann & Bob", cut to fit the stored names (80 characters)."""
+    name = " & ".join(names)
+    return name if len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 1] + "…"
+
+
 def locked_game(table: Table, game_id: int) -> Game:
     """The table's game ``game_id``, its row locked for the rest of the transaction."""
     game = db.session.execute(
@@ -155,6 +166,7 @@ def locked_game(table: Table, game_id: int) -> Game:
         .where(Game.id == game_id, Game.table_id == table.id)
         .options(*Game.everything())
         .with_for_update(of=Game)
+        .execution_options(populate_existing=True)  # the locked row, not what was read before
     ).scalar_one_or_none()
     if game is None:
         raise NotFound("There is no such game at this table.")
@@ -244,9 +256,10 @@ def _hand(game: Game, number: int, if_match: str | None) -> Hand:
     hand = next((h for h in game.hands if h.number == number), None)
     if hand is None:
         raise NotFound(f"The game has no hand {number}." if number else "No such hand.")
-    if not if_match:
+    if not if_match or if_match.strip() == "*":
         raise PreconditionRequired(
-            "This change needs an If-Match header with the ETag of the hand it replaces."
+            "This change needs an If-Match header with the ETag of the hand (or the game) as "
+            "you read it; '*' is not enough."
         )
     # The hand's own ETag, or the game's: every change to a hand changes the game's ETag too,
     # so a phone that read the whole game may change a hand as safely as one that read the hand.

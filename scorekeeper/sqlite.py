@@ -12,9 +12,10 @@ from __future__ import annotations
 import fcntl
 import os
 import threading
+from collections.abc import Callable
 from contextvars import ContextVar, Token
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import Flask, g, request
 from sqlalchemy import event
@@ -58,28 +59,47 @@ def end_writing(token: Token[_Writer | None]) -> None:
     _writer.reset(token)
 
 
-def init_app(app: Flask) -> None:
-    """Requests that may change data (not GET, HEAD, OPTIONS) begin their transactions as writes."""
+View = TypeVar("View", bound=Callable[..., Any])
+
+
+def reads_only(view: View) -> View:
+    """Mark a POST view that changes nothing (a preview), so it takes no write lock."""
+    view.reads_only = True  # type: ignore[attr-defined]
+    return view
+
+
+def init_app(app: Flask, end_session: Callable[[], None]) -> None:
+    """Requests that may change data (not GET, HEAD, OPTIONS, nor a view marked
+    :func:`reads_only`) begin their transactions as writes. ``end_session`` closes the request's
+    database session: it runs before the write lock is released, never after."""
 
     @app.before_request
     def _mark_writes() -> None:
-        if request.method not in SAFE_METHODS:
+        view = app.view_functions.get(request.endpoint or "")
+        if request.method not in SAFE_METHODS and not getattr(view, "reads_only", False):
             g.sqlite_writer = begin_writing()
 
     @app.teardown_request
     def _unmark_writes(_error: BaseException | None) -> None:
         token = g.pop("sqlite_writer", None)
         if token is not None:
-            end_writing(token)
+            try:
+                end_session()
+            finally:
+                end_writing(token)
 
 
 def _lock(database: str) -> None:
     _thread_lock.acquire()
-    descriptor = _lock_files.get(database)
-    if descriptor is None:
-        descriptor = os.open(database + "-writer.lock", os.O_RDWR | os.O_CREAT, 0o600)
-        _lock_files[database] = descriptor
-    fcntl.flock(descriptor, fcntl.LOCK_EX)
+    try:
+        descriptor = _lock_files.get(database)
+        if descriptor is None:
+            descriptor = os.open(database + "-writer.lock", os.O_RDWR | os.O_CREAT, 0o600)
+            _lock_files[database] = descriptor
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+    except BaseException:
+        _thread_lock.release()
+        raise
 
 
 @event.listens_for(Engine, "connect")

@@ -59,9 +59,9 @@ def list_games(table_id: int) -> Response:
     if "status" in query:
         statement = statement.where(Game.status == query["status"])
     if "since" in query:
-        statement = statement.where(Game.created_at >= _naive(query["since"]))
+        statement = statement.where(Game.created_at >= _naive(query["since"], "from"))
     if "until" in query:
-        statement = statement.where(Game.created_at < _naive(query["until"]))
+        statement = statement.where(Game.created_at < _naive(query["until"], "to"))
     if "cursor" in query:
         statement = statement.where(Game.id < _decode_cursor(query["cursor"]))
     limit = query["limit"]
@@ -94,11 +94,22 @@ def abandon_game(table_id: int, game_id: int) -> Response:
     return game_response(operations.abandon_game(operations.locked_game(table, game_id)))
 
 
-def _naive(moment: datetime) -> datetime:
+def _naive(moment: datetime, field: str) -> datetime:
     """A query time as stored: UTC without a zone."""
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(UTC).replace(tzinfo=None)
-    return moment
+    if moment.tzinfo is None:
+        return moment
+    try:
+        return moment.astimezone(UTC).replace(tzinfo=None)
+    except OverflowError:
+        raise InvalidRequest(
+            [
+                Problem(
+                    code=ProblemCode.INVALID_FIELD,
+                    path=f"/{field}",
+                    detail="That time is outside the calendar once turned to UTC.",
+                )
+            ]
+        ) from None
 
 
 def _encode_cursor(game_id: int) -> str:
@@ -108,7 +119,7 @@ def _encode_cursor(game_id: int) -> str:
 def _decode_cursor(cursor: str) -> int:
     try:
         text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-        if not text.startswith("g"):
+        if not text.startswith("g") or not text[1:].isdigit() or int(text[1:]) > 2**31:
             raise ValueError(text)
         return int(text[1:])
     except (binascii.Error, UnicodeDecodeError, ValueError):

@@ -7,17 +7,20 @@ from typing import Any
 from flask import Blueprint, request
 
 from scorekeeper.scoring import score_report_document, score_sheet_document
+from scorekeeper.sqlite import reads_only
 
 bp = Blueprint("scoring", __name__)
 
 
 @bp.post("/score")
+@reads_only
 def score() -> dict[str, Any]:
     """Score one hand report."""
     return score_report_document(request.get_json())
 
 
 @bp.post("/score/sheet")
+@reads_only
 def score_sheet() -> dict[str, Any]:
     """Score a whole score sheet and say where the game stands."""
     return score_sheet_document(request.get_json())

@@ -16,17 +16,27 @@ from engine.problems import Problem, ProblemCode, pointer
 CLAIMS = ("shutout", "safe_trip", "delayed_action", "extension", "all_safeties", "trip")
 
 
+def whole_number(text: str | None) -> int | None:
+    """A whole number typed in a form field (ASCII digits, at most nine); None otherwise."""
+    text = (text or "").strip()
+    if text.startswith("-"):
+        value = whole_number(text[1:])
+        return None if value is None else -value
+    if text.isascii() and text.isdigit() and len(text) <= 9:
+        return int(text)
+    return None
+
+
 def _number(form: Mapping[str, str], name: str, path: str, problems: list[Problem]) -> int | None:
     text = (form.get(name) or "").strip()
     if not text:
         return None
-    try:
-        return int(text)
-    except ValueError:
+    value = whole_number(text)
+    if value is None:
         problems.append(
             Problem(code=ProblemCode.INVALID_FIELD, path=path, detail=f"{text!r} is not a number.")
         )
-        return None
+    return value
 
 
 def report_from_form(form: Mapping[str, str], sides: int) -> tuple[dict[str, Any], list[Problem]]:
@@ -58,8 +68,9 @@ def report_from_form(form: Mapping[str, str], sides: int) -> tuple[dict[str, Any
         if claims:
             side["claims"] = claims
         report["sides"].append(side)
-    if extension.isdigit():
-        report["extension_called_by"] = int(extension)
+    caller = whole_number(extension)
+    if caller is not None:
+        report["extension_called_by"] = caller
     return report, problems
 
 

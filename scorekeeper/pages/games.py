@@ -14,6 +14,7 @@ from scorekeeper.i18n import language
 from scorekeeper.models import Game, Table
 from scorekeeper.pages.access import page_table
 from scorekeeper.pages.charts import score_chart
+from scorekeeper.pages.forms import whole_number
 from scorekeeper.problems import InvalidRequest
 from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import GameCreateSchema
@@ -31,17 +32,19 @@ def page_game(table_id: int, game_id: int) -> tuple[Table, Game]:
 def new_game(table_id: int) -> Any:
     """Choose the seats, the sides' players and the variants; then start."""
     table = page_table(table_id)
-    players = (
-        int(request.values.get("players", "2"))
-        if request.values.get("players", "2").isdigit()
-        else 2
-    )
+    players = whole_number(request.values.get("players")) or 2
     players = players if players in SUPPORTED_PLAYERS else 2
     rules = Rules.for_players(players)
     errors: list[str] = []
     if request.method == "POST" and "start" in request.form:
         sides: list[dict[str, Any]] = [
-            {"players": [int(p) for p in request.form.getlist(f"side{index}") if p.isdigit()]}
+            {
+                "players": [
+                    n
+                    for p in request.form.getlist(f"side{index}")
+                    if (n := whole_number(p)) is not None
+                ]
+            }
             for index in range(rules.sides)
         ]
         for index, side in enumerate(sides):

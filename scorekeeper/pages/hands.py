@@ -9,19 +9,27 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.exceptions import Conflict, NotFound, PreconditionFailed
 
 from engine import InvalidReport, Problem
-from engine.sheet import ScoreSheet
 from scorekeeper import operations
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, Hand, Table
-from scorekeeper.pages.forms import CLAIMS, form_from_report, problems_by_side, report_from_form
+from scorekeeper.pages.forms import (
+    CLAIMS,
+    form_from_report,
+    problems_by_side,
+    report_from_form,
+    whole_number,
+)
 from scorekeeper.pages.games import page_game
 from scorekeeper.problems import InvalidRequest
 from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import HandEntrySchema
+from scorekeeper.sqlite import reads_only
 from scorekeeper.standings import rules_of, sheet_of
 
 bp = Blueprint("hands", __name__)
 entry_schema = HandEntrySchema()
+CHANGED_ELSEWHERE = "This hand was changed on another phone; here is the current version."
+RECORDED_ELSEWHERE = "Another phone recorded a hand meanwhile: check the scoreboard first."
 
 
 def _document(game: Game) -> tuple[dict[str, Any], list[Problem]]:
@@ -55,87 +63,107 @@ def _form_page(
         hand=hand,
         notice=notice,
         claims=CLAIMS,
-        preview=None,
     )
 
 
 @bp.route("/t/<id:table_id>/games/<id:game_id>/hands/new", methods=["GET", "POST"])
 def new_hand(table_id: int, game_id: int) -> Any:
-    """The hand-entry form; posting it records the hand or shows every refusal in place."""
+    """The hand-entry form; posting it records the hand or shows every refusal in place.
+
+    The form says which hand it records (its number), so a double tap records it once and a
+    hand recorded meanwhile by another phone is not followed blindly by this one.
+    """
     table, game = page_game(table_id, game_id)
     if request.method == "GET":
         return _form_page(table, game, {}, [])
     document, problems = _document(game)
-    if not problems:
-        try:
-            locked = operations.locked_game(table, game_id)
-            operations.add_hand(locked, document)
-            db.session.commit()
-        except InvalidReport as refused:
+    if problems:
+        return _form_page(table, game, request.form, problems), 422
+    scoreboard = url_for("pages.games.scoreboard", table_id=table_id, game_id=game_id)
+    try:
+        locked = operations.locked_game(table, game_id)
+        expected = whole_number(request.form.get("number"))
+        if expected is not None and expected != len(locked.hands) + 1:
             db.session.rollback()
-            problems = list(refused.problems)
-        except Conflict as over:
-            db.session.rollback()
-            return _form_page(table, game, request.form, [], notice=over.description), 409
-        else:
-            return redirect(url_for("pages.games.scoreboard", table_id=table_id, game_id=game_id))
-    return _form_page(table, game, request.form, problems), 422
+            last = locked.hands[-1] if locked.hands else None
+            if last is not None and last.number == expected and last.report == document:
+                return redirect(scoreboard)  # the same form sent twice: recorded once
+            return _form_page(table, locked, request.form, [], notice=RECORDED_ELSEWHERE), 409
+        operations.add_hand(locked, document)
+        db.session.commit()
+    except InvalidReport as refused:
+        db.session.rollback()
+        return _form_page(table, game, request.form, list(refused.problems)), 422
+    except Conflict as over:
+        db.session.rollback()
+        return _form_page(table, game, request.form, [], notice=over.description), 409
+    return redirect(scoreboard)
 
 
 @bp.post("/t/<id:table_id>/games/<id:game_id>/preview")
+@reads_only
 def preview(table_id: int, game_id: int) -> str:
     """Every side's breakdown for the form as filled so far, or the refusals: nothing is saved."""
     _, game = page_game(table_id, game_id)
-    number = request.form.get("number", "")
+    number = whole_number(request.form.get("number"))
     document, problems = _document(game)
-    score = None
+    sides: list[dict[str, Any]] = []
     if not problems:
-        earlier = [h for h in game.hands if not number.isdigit() or h.number < int(number)]
-        sheet: ScoreSheet = sheet_of(game, earlier)
+        sheet = sheet_of(game, [h for h in game.hands if number is None or h.number < number])
         report, problems = sheet.read_hand(document)
         problems += sheet.problems_with(report)
         if not problems:
-            score = sheet.record(report)
-    sides = [side.to_dict() for side in score.sides] if score else []
+            sides = [side.to_dict() for side in sheet.record(report).sides]
     return render_template("pages/_preview.html", sides=sides, problems=problems)
 
 
 @bp.route("/t/<id:table_id>/games/<id:game_id>/hands/<id:number>", methods=["GET", "POST"])
 def correct_hand(table_id: int, game_id: int, number: int) -> Any:
-    """Correct a past hand. The form carries the version it was read at: if another phone
-    changed the hand meanwhile, nothing is overwritten and the current version is shown."""
+    """Correct a past hand. The form carries the ETag it was read at: if another phone changed
+    the game meanwhile, nothing is overwritten and the current version is shown."""
     table, game = page_game(table_id, game_id)
     hand = next((h for h in game.hands if h.number == number), None)
     if hand is None:
-        raise NotFound(f"The game has no hand {number}.")
+        raise NotFound(f"The game has no hand {number}." if number else "No such hand.")
     if request.method == "GET":
         return _form_page(table, game, form_from_report(hand.report), [], hand)
     document, problems = _document(game)
-    if not problems:
-        read_at = f'"{Hand.etag_of(hand.id, int(request.form.get("version", "0") or 0))}"'
-        try:
-            operations.correct_hand(
-                operations.locked_game(table, game_id), number, document, read_at
-            )
-        except InvalidReport as refused:
-            db.session.rollback()
-            problems = list(refused.problems)
-        except PreconditionFailed:
-            db.session.rollback()
-            db.session.refresh(hand)
-            notice = "This hand was changed on another phone; here is the current version."
-            return _form_page(table, game, form_from_report(hand.report), [], hand, notice), 409
-        except Conflict as closed:
-            db.session.rollback()
-            return _form_page(table, game, request.form, [], hand, closed.description), 409
-        else:
-            return redirect(url_for("pages.games.scoreboard", table_id=table_id, game_id=game_id))
-    return _form_page(table, game, request.form, problems, hand), 422
+    if problems:
+        return _form_page(table, game, request.form, problems, hand), 422
+    try:
+        operations.correct_hand(
+            operations.locked_game(table, game_id), number, document, _read_at()
+        )
+    except InvalidReport as refused:
+        db.session.rollback()
+        return _form_page(table, game, request.form, list(refused.problems), hand), 422
+    except (PreconditionFailed, NotFound):
+        db.session.rollback()
+        return _current_version(table, game_id, number)
+    except Conflict as closed:
+        db.session.rollback()
+        return _form_page(table, game, request.form, [], hand, closed.description), 409
+    return redirect(url_for("pages.games.scoreboard", table_id=table_id, game_id=game_id))
+
+
+def _read_at() -> str:
+    """The ETag the form was read at, as If-Match (a form without one cannot match)."""
+    etag = request.form.get("etag", "").replace('"', "")
+    return f'"{etag}"' if etag else '"none"'
+
+
+def _current_version(table: Table, game_id: int, number: int) -> Any:
+    """The correction form again, filled with the hand as it is now, and why."""
+    _, game = page_game(table.id, game_id)
+    hand = next((h for h in game.hands if h.number == number), None)
+    if hand is None:
+        raise NotFound(f"Hand {number} was undone on another phone.")
+    return _form_page(table, game, form_from_report(hand.report), [], hand, CHANGED_ELSEWHERE), 409
 
 
 @bp.route("/t/<id:table_id>/games/<id:game_id>/undo", methods=["GET", "POST"])
 def undo(table_id: int, game_id: int) -> Any:
-    """Undo the last hand, after a confirmation."""
+    """Undo the last hand, after a confirmation (of that very hand, as it was read)."""
     table, game = page_game(table_id, game_id)
     back = url_for("pages.games.scoreboard", table_id=table_id, game_id=game_id)
     if not game.hands:
@@ -149,16 +177,15 @@ def undo(table_id: int, game_id: int) -> Any:
             action=request.path,
             back=back,
             button="Undo",
-            hidden={"number": last.number, "version": last.version},
+            hidden={"etag": last.etag},
         )
-    if request.form.get("number") == str(last.number):
-        version = int(request.form.get("version", "0") or 0)
-        try:
-            operations.undo_hand(
-                operations.locked_game(table, game_id),
-                last.number,
-                f'"{Hand.etag_of(last.id, version)}"',
-            )
-        except (PreconditionFailed, Conflict):
-            db.session.rollback()  # changed meanwhile: the scoreboard shows how it is now
+    try:
+        operations.undo_hand(operations.locked_game(table, game_id), last.number, _read_at())
+    except (PreconditionFailed, Conflict):
+        db.session.rollback()
+        return render_template(
+            "pages/error.html",
+            table=table,
+            problem={"title": "Not undone", "status": 409, "detail": CHANGED_ELSEWHERE},
+        ), 409
     return redirect(back)

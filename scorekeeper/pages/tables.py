@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 import segno
 from flask import Blueprint, redirect, render_template, request, url_for
 from markupsafe import Markup
@@ -61,7 +63,9 @@ def join(table_id: int) -> Response:
 @bp.get("/language/<code>")
 def switch_language(code: str) -> Response:
     """The EN/FR switch: remember the choice, go back where the phone was."""
-    response = redirect(request.referrer or url_for("pages.tables.home"))
+    back = urlsplit(request.referrer or "")
+    same_site = back.netloc == request.host and back.path.startswith("/")
+    response = redirect(back.path if same_site else url_for("pages.tables.home"))
     if code in ("en", "fr"):
         response.set_cookie(LANGUAGE_COOKIE, code, max_age=365 * 24 * 3600, samesite="Lax")
     return response

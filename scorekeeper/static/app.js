@@ -19,8 +19,8 @@ if (form) {
   const preview = () => {
     const number = ++sent;
     fetch(form.dataset.preview, { method: "POST", body: new FormData(form), credentials: "same-origin" })
-      .then((response) => response.text())
-      .then((html) => { if (number === sent) document.getElementById("preview").innerHTML = html; })
+      .then((response) => (response.ok ? response.text() : null))
+      .then((html) => { if (html !== null && number === sent) document.getElementById("preview").innerHTML = html; })
       .catch(() => {});
   };
   const later = () => { clearTimeout(timer); timer = setTimeout(preview, 250); };

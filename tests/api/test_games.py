@@ -163,3 +163,27 @@ def test_finished_game_cannot_be_abandoned(table: TableAccess) -> None:
     for _ in range(3):
         table.post(url + "/hands", WIN_700)
     assert table.post(url + "/abandon").status_code == 409
+
+
+def test_renaming_a_player_changes_the_games_etag(table: TableAccess) -> None:
+    ann, bob = table.add_players("Ann", "Bob")
+    url = f"/games/{table.start_game(2, [[ann], [bob]])['id']}"
+    etag = table.get(url).headers["ETag"]
+    table.patch(f"/players/{ann}", {"name": "Annie"})
+    response = table.get(url, headers={"If-None-Match": etag})
+    assert response.status_code == 200
+    assert response.get_json()["sides"][0]["seats"][0]["name"] == "Annie"
+
+
+def test_long_player_names_make_a_team_name_that_fits(table: TableAccess) -> None:
+    a, b, c, d = table.add_players("a" * 80, "b" * 80, "c" * 80, "d" * 80)
+    game = table.start_game(4, [[a, c], [b, d]])
+    assert [len(side["name"]) for side in game["sides"]] == [80, 80]
+
+
+def test_out_of_range_cursors_and_times_are_422(table: TableAccess) -> None:
+    import base64
+
+    huge = base64.urlsafe_b64encode(b"g" + b"9" * 30).decode().rstrip("=")
+    assert table.get(f"/games?cursor={huge}").status_code == 422
+    assert table.get("/games?from=0001-01-01T00:00:00%2B01:00").status_code == 422

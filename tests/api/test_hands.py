@@ -229,3 +229,34 @@ def test_undo_answers_204_without_a_body(table: TableAccess, game_url: str) -> N
     assert response.status_code == 204
     assert response.data == b""
     assert "Content-Type" not in response.headers
+
+
+def test_an_etag_from_before_an_undo_never_matches_the_new_hand(
+    table: TableAccess, game_url: str
+) -> None:
+    table.post(game_url + "/hands", SMALL)
+    table.post(game_url + "/hands", SMALL)
+    stale = table.get(game_url + "/hands/2").headers["ETag"]
+    assert table.delete(game_url + "/hands/2", headers={"If-Match": stale}).status_code == 204
+    table.post(game_url + "/hands", WIN)  # hand 2 again (SQLite may even reuse its row id)
+    response = table.put(game_url + "/hands/2", SMALL, headers={"If-Match": stale})
+    assert response.status_code == 412
+    assert hands(table, game_url)[1]["report"] == WIN
+
+
+def test_if_match_star_is_not_enough(table: TableAccess, game_url: str) -> None:
+    table.post(game_url + "/hands", SMALL)
+    assert table.put(game_url + "/hands/1", WIN, headers={"If-Match": "*"}).status_code == 428
+
+
+def test_a_hands_etag_changes_when_an_earlier_hand_is_corrected(
+    table: TableAccess, game_url: str
+) -> None:
+    table.post(game_url + "/hands", SMALL)
+    table.post(game_url + "/hands", SMALL)
+    second = table.get(game_url + "/hands/2").headers["ETag"]
+    first = table.get(game_url + "/hands/1").headers["ETag"]
+    table.put(game_url + "/hands/1", WIN, headers={"If-Match": first})
+    response = table.get(game_url + "/hands/2", headers={"If-None-Match": second})
+    assert response.status_code == 200
+    assert response.get_json()["totals"] == [2200, 450]

@@ -231,3 +231,45 @@ def test_a_correction_from_a_stale_form_overwrites_nothing(
     expect(second.locator("input[name='s0-d100']")).to_have_value("3")
     page.goto(page.url)
     other.close()
+
+
+def test_a_double_tapped_save_records_the_hand_once(page: Page, live_server: str) -> None:
+    create_table(page, live_server, "Double tap")
+    add_players(page, "Ann", "Bob")
+    start_two_player_game(page, "Ann", "Bob")
+    board = page.url
+    page.get_by_role("link", name="Enter a hand").click()
+    page.locator("input[name='s0-d100']").fill("2")
+    form = page.locator("form.hand-form")
+    data = {name: value for name, value in form.evaluate("f => [...new FormData(f).entries()]")}
+    action = form.get_attribute("action")
+    for _ in range(2):
+        page.request.post(live_server + action, form=data)
+    page.goto(board)
+    assert page.locator("table.hands tbody tr").count() == 1
+    assert totals(page) == ["200", "0"]
+
+
+def test_the_language_switch_only_goes_back_within_the_site(page: Page, live_server: str) -> None:
+    response = page.request.get(
+        live_server + "/language/fr",
+        headers={"Referer": "https://example.org/x"},
+        max_redirects=0,
+    )
+    assert response.headers["location"] == "/"
+
+
+def test_odd_numbers_in_forms_are_refused_not_crashed(page: Page, live_server: str) -> None:
+    create_table(page, live_server, "Odd")
+    add_players(page, "Ann", "Bob")
+    start_two_player_game(page, "Ann", "Bob")
+    page.get_by_role("link", name="Enter a hand").click()
+    form = page.locator("form.hand-form")
+    data = {name: value for name, value in form.evaluate("f => [...new FormData(f).entries()]")}
+    response = page.request.post(
+        live_server + form.get_attribute("action"),
+        form={**data, "s0-km": "²", "extension": "²", "number": "9" * 5000},
+    )
+    assert response.status == 422
+    new_game = page.request.get(live_server + "/t/1/games/new?players=²")
+    assert new_game.status in (200, 404)
