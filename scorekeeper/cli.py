@@ -156,15 +156,17 @@ def simulate_command(
     if json_out is not None:
         json.dump([game.to_dict() for game, _ in results], json_out)
     rows = tally(results)
-    click.echo(f"{'player':<10}{'games':>7}{'wins':>8}{'win rate':>10}{'mean hand':>11}  bonuses")
+    click.echo(
+        f"{'player':<10}{'games':>7}{'wins':>8}{'win rate':>10}{'95% interval':>16}"
+        f"{'mean hand':>11}  bonuses"
+    )
     for name, record in rows.items():
         summary = record.to_dict()
-        rate = summary["win_rate"]
+        low, high = summary["win_rate_95"]
         bonuses = ", ".join(f"{key} {count}" for key, count in sorted(record.bonuses.items()))
         click.echo(
-            f"{name:<10}{record.games:>7}{record.wins:>8.1f}"
-            f"{'' if rate is None else f'{rate:.1%}':>10}"
-            f"{summary['mean_hand_score'] or 0:>11}  {bonuses}"
+            f"{name:<10}{record.games:>7}{record.wins:>8.1f}{summary['win_rate']:>10.1%}"
+            f"{f'{low:.1%}–{high:.1%}':>16}{summary['mean_hand_score'] or 0:>11}  {bonuses}"
         )
 
 

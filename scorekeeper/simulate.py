@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -25,13 +26,30 @@ class Tally:
     bonuses: Counter[str] = field(default_factory=Counter)
 
     def to_dict(self) -> dict[str, Any]:
+        low, high = wilson(self.wins, self.games)
         return {
             "games": self.games,
             "wins": self.wins,
             "win_rate": round(self.wins / self.games, 4) if self.games else None,
+            "win_rate_95": [round(low, 4), round(high, 4)],
             "mean_hand_score": round(self.points / self.hands, 1) if self.hands else None,
             "bonuses": dict(self.bonuses),
         }
+
+
+def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate (sound even near 0% or 100%).
+
+    >>> [round(bound, 3) for bound in wilson(60, 100)]
+    [0.502, 0.691]
+    """
+    if games == 0:
+        return 0.0, 1.0
+    rate = wins / games
+    centre = rate + z * z / (2 * games)
+    spread = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games))
+    scale = 1 + z * z / games
+    return (centre - spread) / scale, (centre + spread) / scale
 
 
 def seating(names: Sequence[str], players: int, game: int) -> list[str]:

@@ -26,10 +26,12 @@ def make_player(name: str, rng: Random) -> ComputerPlayer:
     """A computer player by its registry name."""
     from engine.players.greedy import GreedyPlayer
     from engine.players.random_player import RandomPlayer
+    from engine.players.strong import StrongPlayer
 
-    registry: dict[str, type[RandomPlayer] | type[GreedyPlayer]] = {
+    registry: dict[str, type[RandomPlayer] | type[GreedyPlayer] | type[StrongPlayer]] = {
         RandomPlayer.name: RandomPlayer,
         GreedyPlayer.name: GreedyPlayer,
+        StrongPlayer.name: StrongPlayer,
     }
     try:
         return registry[name](rng)
