@@ -32,6 +32,7 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/load.py
 	$(BIN)/python benchmarks/page_weight.py
+	$(BIN)/python benchmarks/selfplay.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

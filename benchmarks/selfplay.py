@@ -1,0 +1,49 @@
+"""Self-play speed of the virtual engine: hands per second on one core.
+
+    .venv/bin/python benchmarks/selfplay.py [--seconds 5]
+
+Each figure plays whole hands (deal, every move, the report scored and checked by the scorer)
+between computer players of one kind, all decisions made through seat views.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import sys
+import time
+from pathlib import Path
+from random import Random
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.game import Game  # noqa: E402
+from engine.players import make_player  # noqa: E402
+from engine.rules import Rules  # noqa: E402
+
+
+def hands_per_second(kind: str, players: int, seconds: float) -> float:
+    hands, seed = 0, 0
+    deadline = time.perf_counter() + seconds
+    start = time.perf_counter()
+    while time.perf_counter() < deadline:
+        game = Game(Rules.for_players(players), seed)
+        game.play([make_player(kind, Random(seed * 10 + seat)) for seat in range(players)], hands=1)
+        hands += len(game.sheet.hands)
+        seed += 1
+    return hands / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5)
+    args = parser.parse_args()
+    print(f"{platform.machine()}, CPython {platform.python_version()}, one core")
+    for kind in ("random", "greedy", "strong"):
+        for players in (2, 4):
+            rate = hands_per_second(kind, players, args.seconds)
+            print(f"{kind:<8} {players} seats {rate:>9,.0f} hands/s")
+
+
+if __name__ == "__main__":
+    main()
