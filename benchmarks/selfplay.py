@@ -2,8 +2,9 @@
 
     .venv/bin/python benchmarks/selfplay.py [--seconds 5]
 
-Each figure plays whole hands (deal, every move, the report scored and checked by the scorer)
-between computer players of one kind, all decisions made through seat views.
+Each figure plays whole games to 5,000 (every deal, every move, each hand's report scored and
+checked by the scorer) between computer players of one kind, all decisions made through seat
+views, and counts the hands.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ def hands_per_second(kind: str, players: int, seconds: float) -> float:
     start = time.perf_counter()
     while time.perf_counter() < deadline:
         game = Game(Rules.for_players(players), seed)
-        game.play([make_player(kind, Random(seed * 10 + seat)) for seat in range(players)], hands=1)
+        game.play([make_player(kind, Random(seed * 10 + seat)) for seat in range(players)])
         hands += len(game.sheet.hands)
         seed += 1
     return hands / (time.perf_counter() - start)

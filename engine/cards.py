@@ -50,20 +50,12 @@ class Card(StrEnum):
     PUNCTURE_PROOF = "puncture_proof"
     RIGHT_OF_WAY = "right_of_way"
 
-    @property
-    def kind(self) -> CardKind:
-        """The card's family."""
-        return _KIND[self]
-
-    @property
-    def answers(self) -> frozenset[Card]:
-        """The hazards this remedy cures or this safety protects against (empty otherwise)."""
-        return _ANSWERS.get(self, frozenset())
-
-    @property
-    def value_km(self) -> int:
-        """The distance a distance card adds; 0 for every other card."""
-        return _VALUE_KM.get(self, 0)
+    kind: CardKind
+    """The card's family."""
+    answers: frozenset[Card]
+    """The hazards this remedy cures or this safety protects against (empty otherwise)."""
+    value_km: int
+    """The distance a distance card adds; 0 for every other card."""
 
     @classmethod
     def distance(cls, km: int) -> Card:
@@ -118,6 +110,13 @@ _ANSWERS: dict[Card, frozenset[Card]] = {
     Card.RIGHT_OF_WAY: frozenset({Card.STOP, Card.SPEED_LIMIT}),
 }
 
+# Plain attributes rather than properties: the rules engine reads them on every move.
+for _card in Card:
+    _card.kind = _KIND[_card]
+    _card.answers = _ANSWERS.get(_card, frozenset())
+    _card.value_km = _VALUE_KM.get(_card, 0)
+del _card
+
 FULL_DECK: Counter[Card] = Counter(
     {
         Card.DISTANCE_25: 10,
@@ -152,16 +151,25 @@ DISTANCE_CARDS_IN_DECK: dict[int, int] = {
 """How many distance cards of each value a deck holds (both decks hold the same)."""
 
 
+_REMEDY_FOR: dict[Card, Card] = {
+    hazard: card
+    for card, answered in _ANSWERS.items()
+    if card.kind is CardKind.REMEDY
+    for hazard in answered
+}
+_SAFETY_FOR: dict[Card, Card] = {hazard: card for card in SAFETIES for hazard in _ANSWERS[card]}
+
+
 def remedy_for(hazard: Card) -> Card:
     """The remedy that cures ``hazard``.
 
     >>> remedy_for(Card.FLAT_TIRE)
     <Card.SPARE_TIRE: 'spare_tire'>
     """
-    for card, answered in _ANSWERS.items():
-        if card.kind is CardKind.REMEDY and hazard in answered:
-            return card
-    raise ValueError(f"{hazard} is not a hazard")
+    try:
+        return _REMEDY_FOR[hazard]
+    except KeyError:
+        raise ValueError(f"{hazard} is not a hazard") from None
 
 
 def safety_for(hazard: Card) -> Card:
@@ -170,7 +178,7 @@ def safety_for(hazard: Card) -> Card:
     >>> safety_for(Card.SPEED_LIMIT)
     <Card.RIGHT_OF_WAY: 'right_of_way'>
     """
-    for card in SAFETIES:
-        if hazard in card.answers:
-            return card
-    raise ValueError(f"{hazard} is not a hazard")
+    try:
+        return _SAFETY_FOR[hazard]
+    except KeyError:
+        raise ValueError(f"{hazard} is not a hazard") from None

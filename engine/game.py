@@ -36,20 +36,23 @@ class Game:
         )
         self.dealer = 0
         self.decks: list[list[Card]] = []
-        self.moves: list[list[dict[str, Any]]] = []
+        self.moves: list[list[tuple[int, Move]]] = []
+        """Each hand's moves as (seat, move): the hand's own event log."""
+        self.status = GameStatus.IN_PROGRESS
         self.hand = self._deal()
 
     def _deal(self) -> HandState:
         deck = list(self.rules.deck.elements())
         self.rng.shuffle(deck)
         self.decks.append(deck[:])
-        self.moves.append([])
-        return HandState(self.rules, deck, self.dealer)
+        hand = HandState(self.rules, deck, self.dealer)
+        self.moves.append(hand.events)
+        return hand
 
     @property
     def over(self) -> bool:
         """Whether the game has ended (RULES.md §10)."""
-        return self.sheet.status is not GameStatus.IN_PROGRESS
+        return self.status is not GameStatus.IN_PROGRESS
 
     def apply(self, move: Move, seat: int | None = None) -> HandScore | None:
         """Play ``move``; when it ends the hand, score the hand (and deal the next one)."""
@@ -57,10 +60,10 @@ class Game:
             raise IllegalMove("The game is over (RULES.md §10).")
         seat = self.hand.to_act if seat is None else seat
         self.hand.apply(move, seat)
-        self.moves[-1].append({"seat": seat, **move.to_dict()})
         if not self.hand.over:
             return None
         score = self.sheet.record(self.hand.report(self.sheet.names))
+        self.status = self.sheet.status
         if not self.over:
             self.dealer = (self.dealer + 1) % self.rules.players
             self.hand = self._deal()
@@ -82,7 +85,10 @@ class Game:
             "seed": self.seed,
             "names": list(self.sheet.names),
             "hands": [
-                {"deck": [str(card) for card in deck], "moves": moves}
+                {
+                    "deck": [str(card) for card in deck],
+                    "moves": [{"seat": seat, **move.to_dict()} for seat, move in moves],
+                }
                 for deck, moves in zip(self.decks, self.moves, strict=True)
             ],
             "totals": list(self.sheet.totals),

@@ -77,6 +77,14 @@ PASS = PassCoupFourre()
 CALL = CallExtension()
 DECLINE = DeclineExtension()
 
+PLAYS: dict[tuple[Card, int | None], Play] = {
+    (card, target): Play(card, target) for card in Card for target in (None, 0, 1, 2)
+}
+"""Every play, built once: legal-move lists share these instead of allocating (targets are sides,
+at most three)."""
+DISCARDS: dict[Card, Discard] = {card: Discard(card) for card in Card}
+COUP_FOURRES: dict[Card, CoupFourre] = {card: CoupFourre(card) for card in Card}
+
 
 def move_from_dict(data: dict[str, Any]) -> Move:
     """A move back from its wire form; :class:`InvalidRecord` if it is not one."""
@@ -84,11 +92,12 @@ def move_from_dict(data: dict[str, Any]) -> Move:
         kind = data["move"]
         if kind == "play":
             target = data.get("target")
-            return Play(Card(data["card"]), None if target is None else int(target))
+            move = Play(Card(data["card"]), None if target is None else int(target))
+            return PLAYS.get((move.card, move.target), move)
         if kind == "discard":
-            return Discard(Card(data["card"]))
+            return DISCARDS[Card(data["card"])]
         if kind == "coup_fourre":
-            return CoupFourre(Card(data["card"]))
+            return COUP_FOURRES[Card(data["card"])]
         if kind == "pass":
             return PASS
         if kind == "call_extension":

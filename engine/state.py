@@ -12,14 +12,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import StrEnum
 from random import Random
-from typing import Any
+from typing import NamedTuple
 
-from engine.cards import Card, CardKind
+from engine.cards import Card, CardKind, safety_for
 from engine.errors import IllegalMove
 from engine.moves import (
     CALL,
+    COUP_FOURRES,
     DECLINE,
+    DISCARDS,
     PASS,
+    PLAYS,
     CallExtension,
     CoupFourre,
     DeclineExtension,
@@ -30,6 +33,7 @@ from engine.moves import (
 )
 from engine.report import HandReport, SideReport
 from engine.rules import (
+    CoupFourreWindow,
     DiscardSafeties,
     ExhaustionEnd,
     Hazards,
@@ -42,10 +46,27 @@ from engine.tableau import Tableau
 
 HAND_SIZE = 6
 _ROLL = Card.ROLL
+_STOP = Card.STOP
 _SPEED_LIMIT = Card.SPEED_LIMIT
 _END_OF_LIMIT = Card.END_OF_LIMIT
-_RIGHT_OF_WAY = Card.RIGHT_OF_WAY
+_DISTANCE_200 = Card.DISTANCE_200
 _LIMITED_DISTANCE = frozenset({Card.DISTANCE_25, Card.DISTANCE_50})
+_REMEDIES_BEFORE_ROLL = frozenset({Card.REPAIRS, Card.GASOLINE, Card.SPARE_TIRE})
+_HAZARD = CardKind.HAZARD
+_SAFETY = CardKind.SAFETY
+_DISTANCE = CardKind.DISTANCE
+_CURES = {card: next(iter(card.answers)) for card in Card if card.kind is CardKind.REMEDY}
+
+
+class _Road(NamedTuple):
+    """What a side's own tableau allows, read once per decision."""
+
+    tableau: Tableau
+    rolling: bool
+    limited: bool
+    room: int
+    """Kilometres left before the target in force."""
+    two_hundreds_left: bool
 
 
 class Phase(StrEnum):
@@ -66,6 +87,8 @@ class HandState:
 
     __slots__ = (
         "rules",
+        "players",
+        "sides",
         "dealer",
         "hands",
         "draw_pile",
@@ -75,6 +98,7 @@ class HandState:
         "to_act",
         "turn",
         "pending",
+        "awaiting_victims",
         "extension_caller",
         "completer",
         "delayed_action",
@@ -85,20 +109,27 @@ class HandState:
         """Deal ``deck`` (top card last) from ``dealer``: six each, one at a time, clockwise."""
         players = rules.players
         self.rules = rules
+        self.players = players
+        self.sides = rules.sides
         self.dealer = dealer
         self.hands: list[list[Card]] = [[] for _ in range(players)]
         self.draw_pile: list[Card] = list(deck)
         self.discards: list[Card] = []
-        self.tableaux: list[Tableau] = [Tableau() for _ in range(rules.sides)]
+        self.tableaux: list[Tableau] = [Tableau() for _ in range(self.sides)]
         self.phase = Phase.PLAY
         self.to_act = 0
         self.turn = 0
         self.pending: tuple[Card, int, int] | None = None
-        """While a coup-fourré may be declared: (hazard, attacked side, attacking seat)."""
+        """While a coup-fourré may be declared: (hazard, attacked side, seat after which play
+        resumes if the chance is let go)."""
+        self.awaiting_victims: dict[int, Card] = {}
+        """Under ``coup_fourre_window: victims_next_turn``: the last hazard played on each side
+        whose chance waits for that side's next turn."""
         self.extension_caller: int | None = None
         self.completer: int | None = None
         self.delayed_action = False
-        self.events: list[dict[str, Any]] = []
+        self.events: list[tuple[int, Move]] = []
+        """Every move of the hand, in order, as (seat, move)."""
         for _ in range(HAND_SIZE):
             for offset in range(1, players + 1):
                 self.hands[(dealer + offset) % players].append(self.draw_pile.pop())
@@ -115,6 +146,8 @@ class HandState:
         """An independent copy, without the event log (search players only need the state)."""
         twin = HandState.__new__(HandState)
         twin.rules = self.rules
+        twin.players = self.players
+        twin.sides = self.sides
         twin.dealer = self.dealer
         twin.hands = [hand[:] for hand in self.hands]
         twin.draw_pile = self.draw_pile[:]
@@ -124,6 +157,7 @@ class HandState:
         twin.to_act = self.to_act
         twin.turn = self.turn
         twin.pending = self.pending
+        twin.awaiting_victims = dict(self.awaiting_victims)
         twin.extension_caller = self.extension_caller
         twin.completer = self.completer
         twin.delayed_action = self.delayed_action
@@ -137,7 +171,7 @@ class HandState:
         return self.phase is Phase.OVER
 
     def side_of(self, seat: int) -> int:
-        return seat % self.rules.sides
+        return seat % self.sides
 
     @property
     def target(self) -> int:
@@ -145,33 +179,35 @@ class HandState:
         return self.rules.target(extended=self.extension_caller is not None)
 
     def legal_moves(self, seat: int | None = None) -> list[Move]:
-        """Every legal move of ``seat`` (by default the seat to act); empty if it is not to act."""
+        """Every legal move of ``seat`` (by default the seat to act); empty if it is not to act.
+
+        The hot path of every computer player: the own tableau's state is read once, and the
+        moves are shared instances, not new objects.
+        """
         if seat is None:
             seat = self.to_act
-        if self.phase is Phase.OVER or seat != self.to_act:
+        phase = self.phase
+        if phase is Phase.OVER or seat != self.to_act:
             return []
-        if self.phase is Phase.COUP_FOURRE:
+        if phase is Phase.COUP_FOURRE:
             assert self.pending is not None
-            hazard = self.pending[0]
-            safeties = [
-                card
-                for card in self.hands[seat]
-                if hazard in card.answers and card.kind is CardKind.SAFETY
-            ]
-            return [CoupFourre(safeties[0]), PASS]
-        if self.phase is Phase.EXTENSION:
+            return [COUP_FOURRES[safety_for(self.pending[0])], PASS]
+        if phase is Phase.EXTENSION:
             return [CALL, DECLINE]
         moves: list[Move] = []
-        own = self.side_of(seat)
+        own = seat % self.sides
+        road = self._road(seat)
+        may_discard_safeties = self.rules.discard_safeties is DiscardSafeties.ALLOWED
         for card in dict.fromkeys(self.hands[seat]):
-            if card.kind is CardKind.HAZARD:
-                for side in range(self.rules.sides):
+            kind = card.kind
+            if kind is _HAZARD:
+                for side in range(self.sides):
                     if side != own and self._hazard_problem(card, side) is None:
-                        moves.append(Play(card, side))
-            elif self._play_problem(card, seat) is None:
-                moves.append(Play(card))
-            if self._discard_problem(card) is None:
-                moves.append(Discard(card))
+                        moves.append(PLAYS[card, side])
+            elif self._play_problem(card, road) is None:
+                moves.append(PLAYS[card, None])
+            if kind is not _SAFETY or may_discard_safeties:
+                moves.append(DISCARDS[card])
         return moves
 
     def is_legal(self, move: Move, seat: int | None = None) -> bool:
@@ -203,77 +239,80 @@ class HandState:
             raise IllegalMove(f"Seat {seat} must say whether to extend the hand (RULES.md §7).")
         if not isinstance(move, Play | Discard):
             raise IllegalMove(f"Seat {seat} must play or discard a card (RULES.md §4).")
-        if move.card not in self.hands[seat]:
-            raise IllegalMove(f"Seat {seat} does not hold {move.card}.")
+        card = move.card
+        if card not in self.hands[seat]:
+            raise IllegalMove(f"Seat {seat} does not hold {card}.")
         if isinstance(move, Discard):
-            problem = self._discard_problem(move.card)
-        elif move.card.kind is CardKind.HAZARD:
-            if move.target is None or not 0 <= move.target < self.rules.sides:
-                problem = f"{move.card} must be played on an opponent side (RULES.md §2)."
+            problem = self._discard_problem(card)
+        elif card.kind is _HAZARD:
+            if move.target is None or not 0 <= move.target < self.sides:
+                problem = f"{card} must be played on an opponent side (RULES.md §2)."
             elif move.target == self.side_of(seat):
-                problem = f"{move.card} cannot be played on the own side (RULES.md §2)."
+                problem = f"{card} cannot be played on the own side (RULES.md §2)."
             else:
-                problem = self._hazard_problem(move.card, move.target)
+                problem = self._hazard_problem(card, move.target)
         elif move.target is not None and move.target != self.side_of(seat):
-            problem = f"{move.card} goes on the own tableau (RULES.md §5)."
+            problem = f"{card} goes on the own tableau (RULES.md §5)."
         else:
-            problem = self._play_problem(move.card, seat)
+            problem = self._play_problem(card, self._road(seat))
         if problem is not None:
             raise IllegalMove(f"Seat {seat}: {problem}")
 
     # -- the rules of §5 -----------------------------------------------------------------------
 
     def _discard_problem(self, card: Card) -> str | None:
-        if (
-            card.kind is CardKind.SAFETY
-            and self.rules.discard_safeties is DiscardSafeties.FORBIDDEN
-        ):
+        if card.kind is _SAFETY and self.rules.discard_safeties is DiscardSafeties.FORBIDDEN:
             return "safeties may not be discarded under discard_safeties: forbidden (§12)."
         return None
 
-    def _play_problem(self, card: Card, seat: int) -> str | None:
-        """Why ``card`` cannot go on the own tableau of ``seat`` now (None if it can)."""
-        tableau = self.tableaux[self.side_of(seat)]
+    def _road(self, seat: int) -> _Road:
+        """What the own tableau of ``seat`` allows now, read once for every card in hand."""
+        tableau = self.tableaux[seat % self.sides]
+        if self.rules.two_hundreds_limit is TwoHundredsLimit.PLAYER:
+            two_hundreds = tableau.two_hundreds_by_seat.get(seat, 0)
+        else:
+            two_hundreds = tableau.cards[200]
+        return _Road(
+            tableau,
+            tableau.rolling(self.rules),
+            tableau.limited,
+            self.target - tableau.distance,
+            two_hundreds < 2,
+        )
+
+    def _play_problem(self, card: Card, road: _Road) -> str | None:
+        """Why ``card`` cannot go on the own tableau now (None if it can)."""
         kind = card.kind
-        if kind is CardKind.SAFETY:
+        if kind is _SAFETY:
             return None
-        if kind is CardKind.DISTANCE:
-            if not tableau.rolling(self.rules):
+        tableau = road.tableau
+        if kind is _DISTANCE:
+            if not road.rolling:
                 return f"distance needs the side rolling (a Roll showing) (§5); {card} refused."
-            if tableau.limited and card not in _LIMITED_DISTANCE:
+            if road.limited and card not in _LIMITED_DISTANCE:
                 return f"under a Speed Limit only 25 and 50 may be played (§5); {card} refused."
-            if card is Card.DISTANCE_200 and self._two_hundreds_used(seat) >= 2:
+            if card is _DISTANCE_200 and not road.two_hundreds_left:
                 return "at most two 200 km cards per side in a hand (§5)."
-            if tableau.distance + card.value_km > self.target:
+            if card.value_km > road.room:
                 return (
                     f"{card} would take the side to {tableau.distance + card.value_km} km, past "
                     f"the target of {self.target} (§5)."
                 )
             return None
         if card is _ROLL:
-            top = tableau.battle_top
-            if (
-                tableau.battle_empty
-                or tableau.corrected
-                or top is Card.STOP
-                or (top is not None and top.kind is CardKind.REMEDY and top is not _ROLL)
-            ):
+            battle = tableau.battle
+            top = battle[-1] if battle else None
+            if top is None or top is _STOP or top in _REMEDIES_BEFORE_ROLL:
                 return None
             return f"Roll goes on an empty pile, a Stop or a remedy, not on {top} (§5)."
         if card is _END_OF_LIMIT:
-            if tableau.limited:
+            if road.limited:
                 return None
             return "End of Limit needs a Speed Limit showing (§5)."
-        hazard = next(iter(card.answers))
+        hazard = _CURES[card]
         if tableau.hazard_showing is hazard:
             return None
         return f"{card} cures {hazard}, which is not showing on the battle pile (§5)."
-
-    def _two_hundreds_used(self, seat: int) -> int:
-        tableau = self.tableaux[self.side_of(seat)]
-        if self.rules.two_hundreds_limit is TwoHundredsLimit.PLAYER:
-            return tableau.two_hundreds_by_seat.get(seat, 0)
-        return tableau.two_hundreds
 
     def _hazard_problem(self, hazard: Card, side: int) -> str | None:
         """Why ``hazard`` cannot be played on ``side`` now (None if it can)."""
@@ -293,14 +332,19 @@ class HandState:
 
     # -- moves ---------------------------------------------------------------------------------
 
-    def apply(self, move: Move, seat: int | None = None) -> dict[str, Any]:
-        """Check and play ``move`` for ``seat`` (default: the seat to act); return its event."""
+    def apply(self, move: Move, seat: int | None = None) -> None:
+        """Check and play ``move`` for ``seat`` (default: the seat to act)."""
         if seat is None:
             seat = self.to_act
         self.check(move, seat)
-        event: dict[str, Any] = {"seat": seat, **move.to_dict()}
-        self.events.append(event)
-        if isinstance(move, PassCoupFourre):
+        self.events.append((seat, move))
+        if isinstance(move, Play):
+            self._play(seat, move)
+        elif isinstance(move, Discard):
+            self.hands[seat].remove(move.card)
+            self.discards.append(move.card)
+            self._next_turn(seat)
+        elif isinstance(move, PassCoupFourre):
             self._close_coup_fourre_window()
         elif isinstance(move, CoupFourre):
             self._coup_fourre(seat, move.card)
@@ -308,27 +352,20 @@ class HandState:
             self.extension_caller = self.side_of(seat)
             self.phase = Phase.PLAY
             self._next_turn(seat)
-        elif isinstance(move, DeclineExtension):
-            self._complete(self.side_of(seat))
-        elif isinstance(move, Discard):
-            self.hands[seat].remove(move.card)
-            self.discards.append(move.card)
-            self._next_turn(seat)
         else:
-            self._play(seat, move)
-        return event
+            self._complete(self.side_of(seat))
 
     def _play(self, seat: int, move: Play) -> None:
         card = move.card
         self.hands[seat].remove(card)
         kind = card.kind
-        if kind is CardKind.HAZARD:
+        if kind is _HAZARD:
             assert move.target is not None
             self._attack(seat, card, move.target)
             return
-        own = self.side_of(seat)
+        own = seat % self.sides
         tableau = self.tableaux[own]
-        if kind is CardKind.DISTANCE:
+        if kind is _DISTANCE:
             tableau.add_distance(card, seat)
             if tableau.distance == self.rules.base_target and self._may_extend():
                 self.phase = Phase.EXTENSION
@@ -337,11 +374,9 @@ class HandState:
                 self._complete(own)
             else:
                 self._next_turn(seat)
-        elif kind is CardKind.SAFETY:
+        elif kind is _SAFETY:
             self.discards.extend(tableau.lay_safety(card, coup_fourre=False))
-            exhausted = not self.draw_pile
-            no_extra = self.rules.safety_after_exhaustion is SafetyAfterExhaustion.NO_EXTRA_TURN
-            if exhausted and no_extra:
+            if not self.draw_pile and self._no_extra_turn_after_exhaustion():
                 self._next_turn(seat)
             else:
                 self._begin_turn(seat)  # a safety gives another turn (§4)
@@ -355,45 +390,57 @@ class HandState:
     def _may_extend(self) -> bool:
         return self.rules.extension_allowed and self.extension_caller is None
 
+    def _no_extra_turn_after_exhaustion(self) -> bool:
+        return self.rules.safety_after_exhaustion is SafetyAfterExhaustion.NO_EXTRA_TURN
+
     def _attack(self, seat: int, hazard: Card, side: int) -> None:
         tableau = self.tableaux[side]
         if hazard is _SPEED_LIMIT:
             tableau.speed.append(hazard)
         else:
             tableau.put_on_battle(hazard)
-        for defender in self.rules.seats_of(side):
-            if any(
-                hazard in card.answers
-                for card in self.hands[defender]
-                if card.kind is CardKind.SAFETY
-            ):
-                self.pending = (hazard, side, seat)
+        if self.rules.coup_fourre_window is CoupFourreWindow.VICTIMS_NEXT_TURN:
+            self.awaiting_victims[side] = hazard  # the chance waits for the side's next turn
+            self._next_turn(seat)
+        elif not self._offer_coup_fourre(hazard, side, resume_after=seat):
+            self._next_turn(seat)
+
+    def _offer_coup_fourre(self, hazard: Card, side: int, resume_after: int) -> bool:
+        """Offer the chance to the seat of ``side`` holding the matching safety, if any."""
+        for defender in range(side, self.players, self.sides):
+            if self._coup_fourre_safety(defender, hazard) is not None:
+                self.pending = (hazard, side, resume_after)
                 self.phase = Phase.COUP_FOURRE
                 self.to_act = defender
-                return
-        self._next_turn(seat)
+                return True
+        return False
+
+    def _coup_fourre_safety(self, seat: int, hazard: Card) -> Card | None:
+        """The safety in ``seat``'s hand that answers ``hazard``, if it holds one."""
+        safety = safety_for(hazard)
+        return safety if safety in self.hands[seat] else None
 
     def _close_coup_fourre_window(self) -> None:
         assert self.pending is not None
-        attacker = self.pending[2]
+        resume_after = self.pending[2]
         self.pending = None
         self.phase = Phase.PLAY
-        self._next_turn(attacker)
+        self._next_turn(resume_after)
 
     def _coup_fourre(self, seat: int, safety: Card) -> None:
         """RULES.md §6: the hazard goes, the safety lies crosswise; the declarer draws a card to
         replace it and takes a full turn; the seats in between lose theirs."""
         assert self.pending is not None
-        _, side, attacker = self.pending
+        _, side, resume_after = self.pending
         self.pending = None
         self.phase = Phase.PLAY
         self.hands[seat].remove(safety)
         self.discards.extend(self.tableaux[side].lay_safety(safety, coup_fourre=True))
-        exhausted = not self.draw_pile
-        if exhausted and self.rules.safety_after_exhaustion is SafetyAfterExhaustion.NO_EXTRA_TURN:
-            self._next_turn(attacker)
-            return
-        if self.draw_pile:
+        if not self.draw_pile:
+            if self._no_extra_turn_after_exhaustion():
+                self._next_turn(resume_after)
+                return
+        else:
             self.hands[seat].append(self.draw_pile.pop())
         self._begin_turn(seat)
 
@@ -406,23 +453,30 @@ class HandState:
     # -- turns ---------------------------------------------------------------------------------
 
     def _next_turn(self, seat: int) -> None:
-        self._begin_turn((seat + 1) % self.rules.players)
+        self._begin_turn((seat + 1) % self.players)
 
     def _begin_turn(self, seat: int) -> None:
         """Give ``seat`` the turn and draw for it; skip empty hands once the pile has run out;
-        end the hand by exhaustion (§8)."""
-        players = self.rules.players
+        end the hand by exhaustion (§8). A coup-fourré chance waiting for this side's turn comes
+        first, before the draw."""
         self.phase = Phase.PLAY
-        if not self.draw_pile:
+        if self.awaiting_victims:
+            hazard = self.awaiting_victims.pop(seat % self.sides, None)
+            if hazard is not None and self._offer_coup_fourre(
+                hazard, seat % self.sides, resume_after=(seat - 1) % self.players
+            ):
+                return
+        if self.draw_pile:
+            self.hands[seat].append(self.draw_pile.pop())
+        else:
             if self._exhausted():
                 self.phase = Phase.OVER
                 return
+            players = self.players
             for _ in range(players):
                 if self.hands[seat]:
                     break
                 seat = (seat + 1) % players
-        else:
-            self.hands[seat].append(self.draw_pile.pop())
         self.turn = seat
         self.to_act = seat
 
@@ -433,7 +487,7 @@ class HandState:
         if self.rules.exhaustion_end is ExhaustionEnd.NO_PLAYABLE:
             return not any(
                 not isinstance(move, Discard)
-                for seat in range(self.rules.players)
+                for seat in range(self.players)
                 for move in self._moves_ignoring_turn(seat)
             )
         return False

@@ -111,12 +111,19 @@ def render_sheet(sheet: dict[str, Any]) -> str:
     "names",
     default="greedy,random",
     show_default=True,
-    help="Computer players, comma-separated (random, greedy).",
+    help="Computer players, comma-separated (random, greedy, strong, search).",
 )
 @click.option("--seats", type=click.Choice(["2", "3", "4", "6"]), default="2", show_default=True)
 @click.option("--games", type=click.IntRange(1, 1_000_000), default=100, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--variants", default="", help="key=value,key=value (RULES.md §12).")
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Processes playing games side by side (the results do not depend on it).",
+)
 @click.option("--json", "json_out", type=click.File("w"), help="Write every game's record here.")
 @click.option(
     "--replay",
@@ -130,6 +137,7 @@ def simulate_command(
     games: int,
     seed: int,
     variants: str,
+    workers: int,
     json_out: TextIO | None,
     replay_file: TextIO | None,
 ) -> None:
@@ -146,7 +154,7 @@ def simulate_command(
         raise click.BadParameter(str(error)) from None
     results = []
     with click.progressbar(
-        simulate(names.split(","), int(seats), games, seed, chosen),
+        simulate(names.split(","), int(seats), games, seed, chosen, workers),
         length=games,
         label="Playing",
         file=sys.stderr,

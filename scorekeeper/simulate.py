@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import math
+import multiprocessing
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from random import Random
 from typing import Any
 
@@ -61,19 +63,39 @@ def seating(names: Sequence[str], players: int, game: int) -> list[str]:
 
 
 def simulate(
-    names: Sequence[str], players: int, games: int, seed: int, variants: dict[str, str]
+    names: Sequence[str],
+    players: int,
+    games: int,
+    seed: int,
+    variants: dict[str, str],
+    workers: int = 1,
 ) -> Iterator[tuple[Game, list[str]]]:
-    """Play ``games`` games; yield each finished game with its seating."""
+    """Play ``games`` games; yield each finished game with its seating, in order.
+
+    Each game's seed derives from ``seed`` and its number alone, so the results are the same
+    whatever the number of worker processes.
+    """
+    play = partial(play_game, names, players, seed, variants)
+    if workers <= 1:
+        yield from map(play, range(games))
+        return
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        yield from pool.imap(play, range(games))
+
+
+def play_game(
+    names: Sequence[str], players: int, seed: int, variants: dict[str, str], number: int
+) -> tuple[Game, list[str]]:
+    """Game ``number`` of a simulation, played to its end."""
     rules = Rules.for_players(players, variants)
-    for number in range(games):
-        kinds = seating(names, players, number)
-        game_seed = Random(f"{seed}/{number}").getrandbits(64)
-        computers = [
-            make_player(kind, Random(f"{game_seed}/{seat}")) for seat, kind in enumerate(kinds)
-        ]
-        game = Game(rules, game_seed, names=[kinds[side] for side in range(rules.sides)])
-        game.play(computers)
-        yield game, kinds
+    kinds = seating(names, players, number)
+    game_seed = Random(f"{seed}/{number}").getrandbits(64)
+    computers = [
+        make_player(kind, Random(f"{game_seed}/{seat}")) for seat, kind in enumerate(kinds)
+    ]
+    game = Game(rules, game_seed, names=[kinds[side] for side in range(rules.sides)])
+    game.play(computers)
+    return game, kinds
 
 
 def tally(results: Sequence[tuple[Game, list[str]]]) -> dict[str, Tally]:

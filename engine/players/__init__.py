@@ -5,6 +5,7 @@ Every player is built with its own ``random.Random``, so a game is reproducible 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from random import Random
 from typing import Protocol
 
@@ -26,12 +27,14 @@ def make_player(name: str, rng: Random) -> ComputerPlayer:
     """A computer player by its registry name."""
     from engine.players.greedy import GreedyPlayer
     from engine.players.random_player import RandomPlayer
+    from engine.players.search import SearchPlayer
     from engine.players.strong import StrongPlayer
 
-    registry: dict[str, type[RandomPlayer] | type[GreedyPlayer] | type[StrongPlayer]] = {
+    registry: dict[str, Callable[[Random], ComputerPlayer]] = {
         RandomPlayer.name: RandomPlayer,
         GreedyPlayer.name: GreedyPlayer,
         StrongPlayer.name: StrongPlayer,
+        SearchPlayer.name: SearchPlayer,
     }
     try:
         return registry[name](rng)

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections import Counter
 from random import Random
+from typing import NamedTuple
 
 from engine.cards import Card, CardKind, remedy_for, safety_for
 from engine.moves import CALL, DECLINE, CoupFourre, Discard, Move, Play
-from engine.rules import Rules
-from engine.view import SeatView
+from engine.view import SeatView, TableauView
 
 SAFETY_POINTS_NOW = 10
 """Draw-pile size under which holding a safety for a coup-fourré no longer pays: lay it."""
@@ -30,26 +30,19 @@ class StrongPlayer:
                 return move
         if CALL in moves:
             return CALL if self._should_extend(view) else DECLINE
-        unseen = self._unseen(view)
-        return max(moves, key=lambda move: (self._value(view, move, unseen), self.rng.random()))
+        return self.ranked(view)[0]
+
+    def ranked(self, view: SeatView) -> list[Move]:
+        """The legal moves, best first by this player's judgement (ties in random order)."""
+        table = _Table.read(view)
+        rng = self.rng
+        return sorted(
+            view.legal_moves,
+            key=lambda move: (_value(table, move), rng.random()),
+            reverse=True,
+        )
 
     # -- what the seat knows -------------------------------------------------------------------
-
-    @staticmethod
-    def _unseen(view: SeatView) -> Counter[Card]:
-        """Cards not in this seat's hand nor on any tableau: in other hands or the draw pile.
-
-        (Discards beyond the top one are not in the view; counting only the visible cards
-        makes the estimate cautious, never wrong in sign.)
-        """
-        rules = Rules.for_players(len(view.hand_sizes))
-        unseen = Counter(rules.deck)
-        unseen.subtract(view.hand)
-        for tableau in view.tableaux:
-            for km, count in tableau.cards.items():
-                unseen[Card.distance(km)] -= count
-            unseen.subtract(tableau.safeties)
-        return unseen
 
     def _should_extend(self, view: SeatView) -> bool:
         """Extend when the 300 more km look reachable and no opponent is close to 1,000."""
@@ -65,58 +58,82 @@ class StrongPlayer:
             and (mine.battle_top is Card.ROLL or Card.RIGHT_OF_WAY in mine.safeties)
         )
 
-    # -- how good a move is ----------------------------------------------------------------------
 
-    def _value(self, view: SeatView, move: Move, unseen: Counter[Card]) -> float:
-        if isinstance(move, Discard):
-            return -self._keep(view, move.card, unseen)
-        if not isinstance(move, Play):
-            return 0.0
-        card = move.card
-        mine = view.tableaux[view.side]
-        kind = card.kind
-        if kind is CardKind.DISTANCE:
-            remaining = view.target - mine.distance
-            if card.value_km == remaining:
-                return 1000.0  # completes the trip
-            value = 200.0 + card.value_km
-            if card is Card.DISTANCE_200 and mine.cards[200] == 0 and remaining > 400:
-                value -= 60  # keeps the safe trip (300) open a little longer
-            return value
-        if kind is CardKind.SAFETY:
-            hazard_cured = mine.battle_top in card.answers or (
-                card is Card.RIGHT_OF_WAY and (mine.speed_top is Card.SPEED_LIMIT)
-            )
-            if hazard_cured:
-                return 260.0
-            return 150.0 if view.draw_pile < SAFETY_POINTS_NOW else -50.0
-        if kind is CardKind.HAZARD and move.target is not None:
-            target = view.tableaux[move.target]
-            value = 150.0 + target.distance / 10
-            if unseen[safety_for(card)] > 0:
-                value -= 60  # the safety may be in that side's hand: a coup-fourré waiting
-            value += 20 * (2 - min(unseen[remedy_for(card)], 2))  # scarce remedies hurt more
-            if card is Card.SPEED_LIMIT:
-                value -= 40 if target.distance < view.target - 200 else 0
-            return value
-        return 240.0  # Roll, a remedy, End of Limit: back on the road
+class _Table(NamedTuple):
+    """What one decision needs to know, read from the view once."""
 
-    @staticmethod
-    def _keep(view: SeatView, card: Card, unseen: Counter[Card]) -> float:
-        """How much ``card`` is worth holding on to."""
-        mine = view.tableaux[view.side]
-        if card.kind is CardKind.SAFETY:
-            return 100.0
-        if card.kind is CardKind.REMEDY:
-            hazards = card.answers
-            if any(hazard in safety.answers for safety in mine.safeties for hazard in hazards):
-                return 0.0  # protected already: this remedy is dead
-            return 40.0 + 10 * sum(unseen[hazard] for hazard in hazards)
-        if card.kind is CardKind.DISTANCE:
-            if mine.distance + card.value_km > view.target:
-                return 1.0
-            return 20.0 + card.value_km / 10
-        opponents = [t for side, t in enumerate(view.tableaux) if side != view.side]
-        if all(safety_for(card) in t.safeties for t in opponents):
-            return 0.0  # nobody left to play it on
-        return 30.0
+    tableaux: tuple[TableauView, ...]
+    mine: TableauView
+    opponents: list[TableauView]
+    unseen: Counter[Card]
+    target: int
+    draw_pile: int
+
+    @classmethod
+    def read(cls, view: SeatView) -> _Table:
+        tableaux = view.tableaux
+        side = view.side
+        return cls(
+            tableaux=tableaux,
+            mine=tableaux[side],
+            opponents=[tableau for other, tableau in enumerate(tableaux) if other != side],
+            unseen=view.unseen(),
+            target=view.target,
+            draw_pile=view.draw_pile,
+        )
+
+
+def _value(table: _Table, move: Move) -> float:
+    """How good ``move`` is now."""
+    if isinstance(move, Discard):
+        return -_keep(table, move.card)
+    if not isinstance(move, Play):
+        return 0.0
+    card = move.card
+    mine = table.mine
+    kind = card.kind
+    if kind is CardKind.DISTANCE:
+        remaining = table.target - mine.distance
+        if card.value_km == remaining:
+            return 1000.0  # completes the trip
+        value = 200.0 + card.value_km
+        if card is Card.DISTANCE_200 and mine.cards[200] == 0 and remaining > 400:
+            value -= 60  # keeps the safe trip (300) open a little longer
+        return value
+    if kind is CardKind.SAFETY:
+        hazard_cured = mine.battle_top in card.answers or (
+            card is Card.RIGHT_OF_WAY and (mine.speed_top is Card.SPEED_LIMIT)
+        )
+        if hazard_cured:
+            return 260.0
+        return 150.0 if table.draw_pile < SAFETY_POINTS_NOW else -50.0
+    if kind is CardKind.HAZARD and move.target is not None:
+        target = table.tableaux[move.target]
+        value = 150.0 + target.distance / 10
+        if table.unseen[safety_for(card)] > 0:
+            value -= 60  # the safety may be in that side's hand: a coup-fourré waiting
+        value += 20 * (2 - min(table.unseen[remedy_for(card)], 2))  # scarce remedies hurt more
+        if card is Card.SPEED_LIMIT:
+            value -= 40 if target.distance < table.target - 200 else 0
+        return value
+    return 240.0  # Roll, a remedy, End of Limit: back on the road
+
+
+def _keep(table: _Table, card: Card) -> float:
+    """How much ``card`` is worth holding on to."""
+    kind = card.kind
+    if kind is CardKind.SAFETY:
+        return 100.0
+    mine = table.mine
+    if kind is CardKind.REMEDY:
+        hazards = card.answers
+        if any(hazard in safety.answers for safety in mine.safeties for hazard in hazards):
+            return 0.0  # protected already: this remedy is dead
+        return 40.0 + 10 * sum(table.unseen[hazard] for hazard in hazards)
+    if kind is CardKind.DISTANCE:
+        if mine.distance + card.value_km > table.target:
+            return 1.0
+        return 20.0 + card.value_km / 10
+    if all(safety_for(card) in tableau.safeties for tableau in table.opponents):
+        return 0.0  # nobody left to play it on
+    return 30.0

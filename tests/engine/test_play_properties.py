@@ -29,6 +29,7 @@ VARIANTS = st.fixed_dictionaries(
         "discard_safeties": st.sampled_from(["allowed", "forbidden"]),
         "safety_after_exhaustion": st.sampled_from(["extra_turn", "no_extra_turn"]),
         "exhaustion_end": st.sampled_from(["play_out", "no_playable"]),
+        "coup_fourre_window": st.sampled_from(["until_next_draw", "victims_next_turn"]),
         "two_hundreds_limit": st.sampled_from(["side", "player"]),
         "shutout": st.sampled_from(["parker", "capot", "single"]),
     },

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from random import Random
 
 import pytest
 
+from engine.cards import Card
 from engine.game import Game
+from engine.moves import Move
 from engine.players import make_player
+from engine.players.search import SearchPlayer
 from engine.rules import Rules
 from engine.view import seat_view
 from scorekeeper.simulate import simulate, tally
@@ -26,6 +30,67 @@ def test_players_only_choose_legal_moves(name: str, players: int) -> None:
         move = computers[seat].choose(view)
         assert move in view.legal_moves
         game.apply(move, seat)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_the_search_player_chooses_legal_moves_reproducibly(players: int) -> None:
+    choices = []
+    for _ in range(2):
+        game = Game(Rules.for_players(players), seed=players)
+        searcher = SearchPlayer(Random(1), deals=2)
+        others = [make_player("strong", Random(seat)) for seat in range(players)]
+        moves: list[Move] = []
+        while not game.over and len(moves) < 40 * players:
+            seat = game.hand.to_act
+            view = seat_view(game.hand, seat)
+            move = (searcher if seat == 0 else others[seat]).choose(view)
+            assert move in view.legal_moves
+            moves.append(move)
+            game.apply(move, seat)
+        choices.append(moves)
+    assert choices[0] == choices[1]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_a_sampled_deal_keeps_what_the_seat_has_seen(players: int) -> None:
+    game = Game(Rules.for_players(players), seed=7)
+    game.play([make_player("greedy", Random(seat)) for seat in range(players)], hands=1)
+    for _ in range(30):  # into the second hand, with cards on the tableaux and discards
+        game.apply(game.hand.legal_moves()[0])
+    hand = game.hand
+    view = seat_view(hand, hand.to_act)
+    unseen = view.unseen()
+    sampled = [view.sample(Random(n)) for n in range(20)]
+    for deal in sampled:
+        assert deal.hands[view.seat] == hand.hands[view.seat]
+        assert [len(cards) for cards in deal.hands] == [len(cards) for cards in hand.hands]
+        assert len(deal.draw_pile) == len(hand.draw_pile)
+        assert deal.discards == hand.discards
+        assert [t.battle for t in deal.tableaux] == [t.battle for t in hand.tableaux]
+        pool = Counter(deal.draw_pile)
+        for seat, cards in enumerate(deal.hands):
+            if seat != view.seat:
+                pool.update(cards)
+        assert pool == unseen
+        assert deal.legal_moves() == hand.legal_moves()
+    assert len({tuple(deal.draw_pile) for deal in sampled}) > 1  # the hidden cards move
+
+
+def test_unseen_cards_are_the_deck_less_everything_face_up_and_the_own_hand() -> None:
+    game = Game(Rules.for_players(2), seed=3)
+    game.play([make_player("greedy", Random(seat)) for seat in range(2)], hands=1)
+    for _ in range(25):
+        game.apply(game.hand.legal_moves()[-1])
+    view = seat_view(game.hand, game.hand.to_act)
+    seen = Counter(view.hand) + Counter(view.discard_pile)
+    for tableau in view.tableaux:
+        seen.update(card for card in tableau.battle if card is not None)
+        seen.update(tableau.speed)
+        seen.update(tableau.safeties)
+        seen.update({Card.distance(km): count for km, count in tableau.cards.items()})
+    corrected = sum(card is None for tableau in view.tableaux for card in tableau.battle)
+    assert corrected == 0 or view.discards  # a corrected hazard went to the discards
+    assert view.unseen() == Counter(game.rules.deck) - seen
 
 
 def test_unknown_players_are_refused() -> None:

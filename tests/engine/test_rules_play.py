@@ -239,3 +239,54 @@ def test_completion_after_the_pile_ran_out_is_a_delayed_action() -> None:
     state.draw_pile.clear()
     state.apply(Play(C.DISTANCE_100))
     assert state.over and state.delayed_action
+
+
+VICTIMS_NEXT_TURN = {"coup_fourre_window": "victims_next_turn"}
+
+
+def three_player_attack(variants: dict[str, str] | None = None) -> HandState:
+    """Seat 0 puts a Stop on seat 2, who rolls and holds Right of Way; seat 1 sits in between."""
+    state = position([C.STOP, C.FLAT_TIRE], players=3, variants=variants)
+    state.tableaux[2].battle = [C.ROLL]
+    state.hands[1] = [C.DISTANCE_25] * 6
+    state.hands[2] = [C.RIGHT_OF_WAY] + [C.DISTANCE_50] * 5
+    state.apply(Play(C.STOP, 2))
+    return state
+
+
+def test_by_default_the_chance_comes_before_the_next_draw() -> None:
+    state = three_player_attack()
+    assert (state.phase, state.to_act) == (Phase.COUP_FOURRE, 2)
+    state.apply(CoupFourre(C.RIGHT_OF_WAY))
+    assert (state.phase, state.to_act) == (Phase.PLAY, 2)  # seat 1 lost its turn
+    assert len(state.hands[1]) == 6
+
+
+def test_under_victims_next_turn_the_chance_waits_for_the_victims_turn() -> None:
+    state = three_player_attack(VICTIMS_NEXT_TURN)
+    assert (state.phase, state.to_act) == (Phase.PLAY, 1)  # seat 1 draws and plays first
+    state.apply(Discard(C.DISTANCE_25))
+    assert (state.phase, state.to_act) == (Phase.COUP_FOURRE, 2)
+    assert len(state.hands[2]) == 6  # offered before its draw
+    state.apply(CoupFourre(C.RIGHT_OF_WAY))
+    assert state.tableaux[2].coup_fourres == [C.RIGHT_OF_WAY]
+    assert state.tableaux[2].battle == [C.ROLL]
+    assert (state.phase, state.to_act, len(state.hands[2])) == (Phase.PLAY, 2, 7)
+
+
+def test_under_victims_next_turn_a_pass_starts_the_victims_turn() -> None:
+    state = three_player_attack(VICTIMS_NEXT_TURN)
+    state.apply(Discard(C.DISTANCE_25))
+    state.apply(PASS)
+    assert (state.phase, state.to_act, len(state.hands[2])) == (Phase.PLAY, 2, 7)
+    assert state.tableaux[2].battle_top is C.STOP
+
+
+def test_under_victims_next_turn_only_the_last_hazard_may_be_answered() -> None:
+    state = position([C.FLAT_TIRE], players=3, variants=VICTIMS_NEXT_TURN)
+    state.tableaux[2].battle = [C.ROLL]
+    state.hands[1] = [C.STOP] * 6
+    state.hands[2] = [C.PUNCTURE_PROOF] + [C.DISTANCE_50] * 5
+    state.apply(Play(C.FLAT_TIRE, 2))
+    state.apply(Play(C.STOP, 2), seat=1)  # covers the Flat Tire before seat 2's turn
+    assert (state.phase, state.to_act) == (Phase.PLAY, 2)
