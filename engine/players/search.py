@@ -49,11 +49,19 @@ class SearchPlayer:
                 return move  # 400 points now, and the hazard gone: never worse to wait
         candidates: list[Move]
         if CALL in moves:
-            candidates = [CALL, DECLINE]
+            first = self.heuristics.choose(view)
+            candidates = [first, DECLINE if first is CALL else CALL]
         else:
             candidates = self.heuristics.ranked(view)[: self.candidates]
         outcomes: dict[Move, list[int]] = {move: [] for move in candidates}
-        for _ in range(self.deals):
+        for number in range(self.deals):
+            if number == self.deals // 2:  # halfway, drop the moves doing no better than the first
+                first = candidates[0]
+                candidates = [first] + [
+                    move for move in candidates[1:] if sum(outcomes[move]) > sum(outcomes[first])
+                ]
+                if len(candidates) == 1:
+                    return first
             deal = view.sample(self.rng)
             for move in candidates:
                 state = deal.copy()
