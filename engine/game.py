@@ -14,6 +14,7 @@ from engine.cards import Card
 from engine.errors import IllegalMove, InvalidRecord
 from engine.moves import Move, move_from_dict
 from engine.players import ComputerPlayer
+from engine.report import HandReport
 from engine.rules import Rules, UnknownVariant, UnsupportedPlayerCount
 from engine.scoring import HandScore
 from engine.sheet import GameStatus, ScoreSheet
@@ -38,6 +39,8 @@ class Game:
         self.decks: list[list[Card]] = []
         self.moves: list[list[tuple[int, Move]]] = []
         """Each hand's moves as (seat, move): the hand's own event log."""
+        self.reports: list[HandReport] = []
+        """Each finished hand's report, as a table would have entered it."""
         self.status = GameStatus.IN_PROGRESS
         self.hand = self._deal()
 
@@ -62,7 +65,9 @@ class Game:
         self.hand.apply(move, seat)
         if not self.hand.over:
             return None
-        score = self.sheet.record(self.hand.report(self.sheet.names))
+        report = self.hand.report(self.sheet.names)
+        score = self.sheet.record(report)
+        self.reports.append(report)
         self.status = self.sheet.status
         if not self.over:
             self.dealer = (self.dealer + 1) % self.rules.players
@@ -77,7 +82,12 @@ class Game:
             self.apply(players[seat].choose(seat_view(self.hand, seat)), seat)
 
     def to_dict(self) -> dict[str, Any]:
-        """The game as JSON: rules, seed, and every hand's deck and moves."""
+        """The game as JSON: rules, seed, every hand's deck and moves, and each finished hand's
+        report and breakdown (so a reader can check the scores without the engine)."""
+        finished = [
+            {"report": report.to_dict(self.rules), "score": score.to_dict()}
+            for report, score in zip(self.reports, self.sheet.hands, strict=True)
+        ]
         return {
             "version": RECORD_VERSION,
             "players": self.rules.players,
@@ -88,8 +98,9 @@ class Game:
                 {
                     "deck": [str(card) for card in deck],
                     "moves": [{"seat": seat, **move.to_dict()} for seat, move in moves],
+                    **(finished[number] if number < len(finished) else {}),
                 }
-                for deck, moves in zip(self.decks, self.moves, strict=True)
+                for number, (deck, moves) in enumerate(zip(self.decks, self.moves, strict=True))
             ],
             "totals": list(self.sheet.totals),
             "status": str(self.sheet.status),
@@ -110,4 +121,8 @@ class Game:
             raise InvalidRecord(f"the record does not replay: {error}") from None
         if "totals" in record and list(game.sheet.totals) != list(record["totals"]):
             raise InvalidRecord("the replayed totals differ from the recorded ones")
+        replayed = game.to_dict()["hands"]
+        for number, hand in enumerate(record["hands"]):
+            if "score" in hand and hand["score"] != replayed[number].get("score"):
+                raise InvalidRecord(f"hand {number + 1} scores differently when replayed")
         return game

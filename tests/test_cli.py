@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from click.testing import CliRunner
 
+from engine.rules import Rules
+from engine.validation import read_report
 from scorekeeper.cli import cli
 from tests.reports import hand, side
 
@@ -171,3 +174,41 @@ def test_replay_refuses_a_tampered_record(tmp_path: Path) -> None:
 def test_simulate_refuses_unknown_players() -> None:
     result = CliRunner().invoke(cli, ["simulate", "--players", "nobody,random"])
     assert result.exit_code == 2
+
+
+def simulate_json(tmp_path: Path, *options: str) -> list[dict[str, Any]]:
+    record = tmp_path / f"games{len(options)}.json"
+    arguments = ["simulate", "--players", "strong,greedy", "--seats", "4", "--games", "3"]
+    result = CliRunner().invoke(cli, [*arguments, "--seed", "5", "--json", str(record), *options])
+    assert result.exit_code == 0, result.output
+    games: list[dict[str, Any]] = json.loads(record.read_text())
+    return games
+
+
+def test_simulate_records_each_hand_report_and_breakdown(tmp_path: Path) -> None:
+    for game in simulate_json(tmp_path):
+        rules = Rules.for_players(game["players"], game["variants"])
+        totals = [0] * rules.sides
+        for played in game["hands"]:
+            if "score" not in played:
+                continue  # the deal after the last hand is never played
+            read_rules, _, score = read_report(played["report"])  # checked against §11 too
+            assert read_rules == rules
+            assert score.to_dict() == played["score"]
+            sides = played["score"]["sides"]
+            totals = [total + side["total"] for total, side in zip(totals, sides, strict=True)]
+        assert totals == game["totals"]
+
+
+def test_simulate_gives_the_same_games_with_worker_processes(tmp_path: Path) -> None:
+    assert simulate_json(tmp_path, "--workers", "2") == simulate_json(tmp_path)
+
+
+def test_replay_refuses_a_tampered_hand_score(tmp_path: Path) -> None:
+    games = simulate_json(tmp_path)
+    games[0]["hands"][0]["score"]["sides"][0]["total"] += 100
+    record = tmp_path / "tampered.json"
+    record.write_text(json.dumps(games))
+    result = CliRunner().invoke(cli, ["simulate", "--replay", str(record)])
+    assert result.exit_code == 1
+    assert "hand 1 scores differently" in result.output
