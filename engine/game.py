@@ -6,7 +6,7 @@ hand's deck, so a replay can prove it dealt the same cards), :meth:`Game.replay`
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from random import Random
 from typing import Any
 
@@ -51,6 +51,37 @@ class Game:
         hand = HandState(self.rules, deck, self.dealer)
         self.moves.append(hand.events)
         return hand
+
+    @classmethod
+    def resume(
+        cls,
+        rules: Rules,
+        seed: int,
+        names: Sequence[str],
+        moves: Iterable[tuple[int, Move]],
+    ) -> Game:
+        """The game after ``moves`` (seat and move, numbered across its hands): how a stored
+        game is brought back. :class:`IllegalMove` if one of them was not legal."""
+        game = cls(rules, seed, names)
+        for seat, move in moves:
+            game.apply(move, seat)
+        return game
+
+    @property
+    def move_count(self) -> int:
+        """Moves played so far, across every hand."""
+        return sum(len(moves) for moves in self.moves)
+
+    def events(self, since: int = 0) -> list[tuple[int, int, int, Move]]:
+        """Moves from number ``since`` on, as (number, hand number from 1, seat, move)."""
+        events = []
+        number = 0
+        for hand, moves in enumerate(self.moves, start=1):
+            for seat, move in moves:
+                if number >= since:
+                    events.append((number, hand, seat, move))
+                number += 1
+        return events
 
     @property
     def over(self) -> bool:

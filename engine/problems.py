@@ -32,6 +32,8 @@ class ProblemCode(StrEnum):
     UNKNOWN_VARIANT = "unknown_variant"
     INVALID_FIELD = "invalid_field"
     HAND_AFTER_GAME_OVER = "hand_after_game_over"
+    ILLEGAL_MOVE = "illegal_move"
+    """A virtual game's move the rules do not allow now (the sentence names the rule)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

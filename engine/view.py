@@ -182,11 +182,9 @@ class SeatView:
         state.draw_pile = pool
         return state
 
-    def to_dict(self) -> dict[str, Any]:
+    def public_dict(self) -> dict[str, Any]:
+        """What everyone at the table sees, the same from every chair."""
         return {
-            "seat": self.seat,
-            "side": self.side,
-            "hand": [str(card) for card in self.hand],
             "tableaux": [tableau.to_dict() for tableau in self.tableaux],
             "draw_pile": self.draw_pile,
             "discard_pile": [str(card) for card in self.discard_pile],
@@ -195,6 +193,15 @@ class SeatView:
             "phase": str(self.phase),
             "target": self.target,
             "extension_caller": self.extension_caller,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """The public part and this seat's own: its hand, its chance, its legal moves."""
+        return {
+            "seat": self.seat,
+            "side": self.side,
+            "hand": [str(card) for card in self.hand],
+            **self.public_dict(),
             "pending_hazard": None if self.pending_hazard is None else str(self.pending_hazard),
             "legal_moves": [move.to_dict() for move in self.legal_moves],
         }

@@ -16,7 +16,7 @@ from werkzeug.datastructures import WWWAuthenticate
 from werkzeug.exceptions import NotFound, Unauthorized
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, Player, Table
+from scorekeeper.models import Game, Player, Seat, Table
 
 _Owned = TypeVar("_Owned", Game, Player)
 
@@ -33,18 +33,38 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def bearer_token() -> str:
+    """The request's bearer token; 401 without one."""
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise _unauthorized("This table's data needs 'Authorization: Bearer <token>'.")
+    return token.strip()
+
+
+def authorized_seat(table_id: int, game_id: int) -> Seat | None:
+    """The seat of game ``game_id`` whose own token the request carries; None if it carries the
+    table's token instead (a watcher). 401 for any other token; 404 if the seat's game is not
+    ``game_id`` of table ``table_id``."""
+    seat = db.session.execute(
+        select(Seat).where(Seat.token_hash == token_hash(bearer_token()))
+    ).scalar_one_or_none()
+    if seat is None:
+        authorized_table(table_id)
+        return None
+    if seat.side.game_id != game_id or seat.side.game.table_id != table_id:
+        raise NotFound("There is no such game at this table.")
+    return seat
+
+
 def authorized_table(table_id: int) -> Table:
     """The table the request's bearer token opens, which must be ``table_id``.
 
     A missing or wrong token is 401; a valid token for another table is 404, so a token never
     tells whether someone else's table exists.
     """
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise _unauthorized("This table's data needs 'Authorization: Bearer <token>'.")
     table = db.session.execute(
-        select(Table).where(Table.token_hash == token_hash(token.strip()))
+        select(Table).where(Table.token_hash == token_hash(bearer_token()))
     ).scalar_one_or_none()
     if table is None:
         raise _unauthorized("The token is not valid (it may have been rotated).")

@@ -11,7 +11,16 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, ColumnElement, ForeignKey, Index, String, UniqueConstraint, select
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    ColumnElement,
+    ForeignKey,
+    Index,
+    String,
+    UniqueConstraint,
+    select,
+)
 from sqlalchemy.orm import Mapped, mapped_column, relationship, selectinload
 from sqlalchemy.orm.strategy_options import _AbstractLoad
 
@@ -77,6 +86,9 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
     finished_at: Mapped[datetime | None]
     version: Mapped[int] = mapped_column(default=1)
+    seed: Mapped[int | None] = mapped_column(BigInteger)
+    """Set for a virtual game (played in the app, not at a table): its deals come from it. Kept
+    secret while the game is played, since it tells every hand."""
 
     sides: Mapped[list[Side]] = relationship(
         back_populates="game", order_by="Side.index", cascade="all, delete-orphan"
@@ -84,12 +96,21 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     hands: Mapped[list[Hand]] = relationship(
         back_populates="game", order_by="Hand.number", cascade="all, delete-orphan"
     )
+    moves: Mapped[list[VirtualMove]] = relationship(
+        back_populates="game", order_by="VirtualMove.number", cascade="all, delete-orphan"
+    )
 
     __mapper_args__ = {"version_id_col": version}
 
     @property
+    def virtual(self) -> bool:
+        """Whether the game is played in the app rather than reported from a table."""
+        return self.seed is not None
+
+    @property
     def etag(self) -> str:
-        """The game's entity tag: changes with every hand added, corrected or undone."""
+        """The game's entity tag: changes with every hand added, corrected or undone, and with
+        every move of a virtual game."""
         return Game.etag_of(self.id, self.version)
 
     @staticmethod
@@ -104,6 +125,7 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
         return [
             selectinload(Game.sides).selectinload(Side.seats).joinedload(Seat.player),
             selectinload(Game.hands),
+            selectinload(Game.moves),
         ]
 
     @staticmethod
@@ -131,7 +153,11 @@ class Side(db.Model):  # type: ignore[name-defined,misc]
 
 
 class Seat(db.Model):  # type: ignore[name-defined,misc]
-    """Where a player sat: seats are numbered clockwise, partners opposite (RULES.md §2)."""
+    """Where a player sat: seats are numbered clockwise, partners opposite (RULES.md §2).
+
+    In a virtual game a seat is either a player of the table, who acts with the seat's own
+    token, or a computer player of the given kind.
+    """
 
     __tablename__ = "seats"
     __table_args__ = (UniqueConstraint("side_id", "seat"),)
@@ -139,10 +165,24 @@ class Seat(db.Model):  # type: ignore[name-defined,misc]
     id: Mapped[int] = mapped_column(primary_key=True)
     side_id: Mapped[int] = mapped_column(ForeignKey("sides.id", ondelete="CASCADE"))
     seat: Mapped[int]
-    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), index=True)
+    computer: Mapped[str | None] = mapped_column(String(16))
+    token_hash: Mapped[str | None] = mapped_column(String(64), unique=True, index=True)
 
     side: Mapped[Side] = relationship(back_populates="seats")
-    player: Mapped[Player] = relationship()
+    player: Mapped[Player | None] = relationship()
+
+    @property
+    def name(self) -> str:
+        """The player's name, or the computer's."""
+        if self.player is not None:
+            return self.player.name
+        return computer_name(self.seat, self.computer or "")
+
+
+def computer_name(seat: int, kind: str) -> str:
+    """How a computer seat is named: by its chair, so two of a kind are told apart."""
+    return f"Computer {seat + 1} ({kind})"
 
 
 class Hand(db.Model):  # type: ignore[name-defined,misc]
@@ -170,6 +210,23 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
         shows change when an earlier hand is corrected, and a hand number undone and entered
         again (even with a reused row id) never gets an old tag back."""
         return f"hand-{self.id}-v{self.version}-g{self.game.version}"
+
+
+class VirtualMove(db.Model):  # type: ignore[name-defined,misc]
+    """One move of a virtual game, numbered from 0 across its hands: the game is its seed plus
+    these moves. The unique number is what keeps two phones from forking a game."""
+
+    __tablename__ = "virtual_moves"
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    seat: Mapped[int]
+    move: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    game: Mapped[Game] = relationship(back_populates="moves")
 
 
 class IdempotencyRecord(db.Model):  # type: ignore[name-defined,misc]

@@ -76,23 +76,18 @@ def start_game(
     table: Table, players: int, variants: Mapping[str, Any], sides: Sequence[Mapping[str, Any]]
 ) -> Game:
     """A new game: the rules from the engine, each side's players seated opposite their partner."""
-    try:
-        rules = Rules.for_players(players, variants)
-    except UnknownVariant as unknown:
-        raise _invalid(
-            f"/variants/{unknown.key}", ProblemCode.UNKNOWN_VARIANT, str(unknown)
-        ) from None
+    rules = rules_for(players, variants)
     problems = _seating_problems(table, rules, sides)
     if problems:
         raise InvalidRequest(problems)
     roster = {player.id: player for player in table.players}
     names = [
-        side.get("name") or _team_name(roster[player_id].name for player_id in side["players"])
+        side.get("name") or team_name(roster[player_id].name for player_id in side["players"])
         for side in sides
     ]
     for index, name in enumerate(names):
         if name in names[:index]:
-            raise _invalid(
+            raise invalid_request(
                 f"/sides/{index}/name",
                 ProblemCode.INVALID_FIELD,
                 f"Two sides cannot both be called {name!r}: the scores would be ambiguous.",
@@ -113,6 +108,16 @@ def start_game(
     db.session.add(game)
     db.session.commit()
     return game
+
+
+def rules_for(players: int, variants: Mapping[str, Any]) -> Rules:
+    """The engine's rules for a new game; an unknown variant is 422 naming it."""
+    try:
+        return Rules.for_players(players, variants)
+    except UnknownVariant as unknown:
+        raise invalid_request(
+            f"/variants/{unknown.key}", ProblemCode.UNKNOWN_VARIANT, str(unknown)
+        ) from None
 
 
 def _seating_problems(
@@ -153,7 +158,7 @@ def _seating_problems(
     return problems
 
 
-def _team_name(names: Iterable[str]) -> str:
+def team_name(names: Iterable[str]) -> str:
     """A side's default name, "Ann & Bob", cut to fit the stored names (80 characters)."""
     name = " & ".join(names)
     return name if len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 1] + "…"
@@ -247,6 +252,9 @@ def game_count(table: Table) -> int:
 
 
 def _require_open(game: Game) -> None:
+    """Hands are reported only for a tabletop game that was not abandoned."""
+    if game.virtual:
+        raise Conflict("This game is played in the app: its hands come from its moves.")
     if game.status == GameStatus.ABANDONED:
         raise Conflict("The game was abandoned: its hands can no longer change.")
 
@@ -291,7 +299,7 @@ def _settle(game: Game, sheet: ScoreSheet) -> None:
     game.updated_at = utcnow()
 
 
-def _invalid(path: str, code: ProblemCode, detail: str) -> InvalidRequest:
+def invalid_request(path: str, code: ProblemCode, detail: str) -> InvalidRequest:
     return InvalidRequest([Problem(code=code, path=path, detail=detail)])
 
 
@@ -302,9 +310,12 @@ __all__ = [
     "create_player",
     "create_table",
     "game_count",
+    "invalid_request",
     "locked_game",
     "rename_player",
     "rotate_token",
+    "rules_for",
     "start_game",
+    "team_name",
     "undo_hand",
 ]

@@ -58,6 +58,7 @@ def game_view(game: Game, with_hands: bool = True) -> dict[str, Any]:
     view: dict[str, Any] = {
         "id": game.id,
         "players": game.players,
+        "virtual": game.virtual,
         "variants": sheet.rules.variants,
         "status": game.status,
         "outcome": outcome,
@@ -67,7 +68,12 @@ def game_view(game: Game, with_hands: bool = True) -> dict[str, Any]:
                 "index": side.index,
                 "name": side.name,
                 "seats": [
-                    {"seat": seat.seat, "player_id": seat.player_id, "name": seat.player.name}
+                    {
+                        "seat": seat.seat,
+                        "player_id": seat.player_id,
+                        "computer": seat.computer,
+                        "name": seat.name,
+                    }
                     for seat in side.seats
                 ],
                 "total": sheet.totals[side.index],
@@ -173,6 +179,7 @@ HISTORY_COLUMNS = (
     "player",
     "total",
     "result",
+    "virtual",
 )
 
 
@@ -197,7 +204,8 @@ def history_rows(games: Iterable[Game]) -> Iterator[dict[str, Any]]:
                     "side": side.index,
                     "side_name": side.name,
                     "player_id": seat.player_id,
-                    "player": seat.player.name,
+                    "player": seat.name,
+                    "virtual": game.virtual,
                     "total": sheet.totals[side.index],
                     "result": result,
                 }

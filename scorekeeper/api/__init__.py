@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from flask import Blueprint
 
-from scorekeeper.api import games, hands, history, players, scoring, tables
+from scorekeeper.api import games, hands, history, players, scoring, tables, virtual
 
-RESOURCES = tuple(module.bp for module in (scoring, tables, players, games, hands, history))
+RESOURCES = tuple(
+    module.bp for module in (scoring, tables, players, games, hands, history, virtual)
+)
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 for resource in RESOURCES:

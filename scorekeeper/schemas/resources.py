@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from marshmallow import RAISE, Schema, fields, validate
 
+from engine.cards import Card
 from engine.rules import SUPPORTED_PLAYERS
 from scorekeeper.models import GameStatus
 from scorekeeper.schemas.fields import StrictInteger, Text, UtcDateTime
@@ -41,6 +42,37 @@ class GameCreateSchema(Strict):
     sides = fields.List(
         fields.Nested(GameSideSchema), required=True, validate=validate.Length(min=2, max=3)
     )
+
+
+class VirtualSeatSchema(Strict):
+    player = StrictInteger(validate=validate.Range(min=1, max=2**31 - 1))
+    computer = fields.String(validate=validate.Length(max=16))
+
+
+class VirtualGameCreateSchema(Strict):
+    players = StrictInteger(required=True, validate=validate.OneOf(SUPPORTED_PLAYERS))
+    variants = fields.Dict(keys=Text(), values=fields.Raw())
+    seats = fields.List(
+        fields.Nested(VirtualSeatSchema), required=True, validate=validate.Length(min=2, max=6)
+    )
+
+
+class MoveSchema(Strict):
+    """A move of a virtual game, numbered: the number the phone read as next."""
+
+    number = StrictInteger(required=True, validate=validate.Range(min=0))
+    move = fields.String(
+        required=True,
+        validate=validate.OneOf(
+            ["play", "discard", "coup_fourre", "pass", "call_extension", "decline_extension"]
+        ),
+    )
+    card = fields.String(validate=validate.OneOf([card.value for card in Card]))
+    target = StrictInteger(validate=validate.Range(min=0, max=2))
+
+
+class VirtualQuerySchema(Strict):
+    since = fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**31 - 1))
 
 
 class GameQuerySchema(Strict):
@@ -91,7 +123,8 @@ class PlayerWithStatisticsSchema(PlayerSchema):
 
 class SeatSchema(Schema):
     seat = fields.Integer()
-    player_id = fields.Integer()
+    player_id = fields.Integer(allow_none=True)
+    computer = fields.String(allow_none=True)
     name = fields.String()
 
 
@@ -116,6 +149,7 @@ class HandOutSchema(Schema):
 class GameSchema(Schema):
     id = fields.Integer()
     players = fields.Integer()
+    virtual = fields.Boolean()
     variants = fields.Dict(keys=fields.String(), values=fields.String())
     status = fields.String()
     outcome = fields.String(allow_none=True)
@@ -147,7 +181,8 @@ class HistoryRowSchema(Schema):
     hands = fields.Integer()
     side = fields.Integer()
     side_name = fields.String()
-    player_id = fields.Integer()
+    player_id = fields.Integer(allow_none=True)
     player = fields.String()
     total = fields.Integer()
     result = fields.String()
+    virtual = fields.Boolean()

@@ -1,0 +1,113 @@
+"""Virtual games: start one with seats for players and computers, read it as a seat (or watch
+it with the table's token), post moves, and fetch the full record once it has ended."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, request, url_for
+from werkzeug.exceptions import Conflict, Forbidden, NotFound
+
+from engine.view import seat_view
+from scorekeeper import virtual
+from scorekeeper.api.games import game_schema, table_game
+from scorekeeper.auth import authorized_seat, authorized_table
+from scorekeeper.extensions import db
+from scorekeeper.http import json_body, respond
+from scorekeeper.models import Game, GameStatus, Table
+from scorekeeper.operations import locked_game
+from scorekeeper.schemas import load
+from scorekeeper.schemas.resources import MoveSchema, VirtualGameCreateSchema, VirtualQuerySchema
+from scorekeeper.standings import game_view
+
+bp = Blueprint("virtual", __name__)
+
+
+def virtual_url(table_id: int, game_id: int) -> str:
+    return url_for("api.virtual.read_virtual_game", table_id=table_id, game_id=game_id)
+
+
+def view_body(game: Game, seat: int | None, since: int) -> dict[str, Any]:
+    """The game as ``seat`` sees it (None: as a watcher, every hand hidden)."""
+    played = virtual.engine_game(game)
+    state: dict[str, Any] | None = None
+    if not played.over:
+        view = seat_view(played.hand, 0 if seat is None else seat)
+        state = view.public_dict() if seat is None else view.to_dict()
+    return {
+        "game": game_schema.dump(game_view(game)),
+        "seat": seat,
+        "next_move": played.move_count,
+        "hand_number": len(played.sheet.hands) + (0 if played.over else 1),
+        "state": state,
+        "events": virtual.events(played, seat, since),
+    }
+
+
+def _etag(game: Game, seat: int | None, since: int) -> str:
+    """Each seat sees its own hand, so each seat (and the watchers) has its own tag."""
+    viewer = "watcher" if seat is None else f"seat{seat}"
+    return f"{game.etag}-{viewer}-since{since}"
+
+
+@bp.post("/tables/<id:table_id>/virtual-games")
+def start_virtual_game(table_id: int) -> Response:
+    """Start a virtual game; the answer holds each player's seat token, shown this once."""
+    table = authorized_table(table_id)
+    body = json_body(VirtualGameCreateSchema())
+    game, _, tokens = virtual.start(
+        table, body["players"], body.get("variants") or {}, body["seats"]
+    )
+    document = view_body(game, None, 0)
+    document["seat_tokens"] = [{"seat": seat, "token": token} for seat, token in tokens.items()]
+    return respond(document, 201, location=virtual_url(table_id, game.id))
+
+
+@bp.get("/tables/<id:table_id>/virtual-games/<id:game_id>")
+def read_virtual_game(table_id: int, game_id: int) -> Response:
+    """The game as the token's seat sees it, or as a watcher with the table's token (ETag, 304);
+    ``since`` limits the event log to the moves from that number on."""
+    seat = authorized_seat(table_id, game_id)
+    game = _virtual_game(table_id, game_id)
+    since = load(VirtualQuerySchema(), request.args.to_dict())["since"]
+    number = None if seat is None else seat.seat
+    return respond(view_body(game, number, since), etag=_etag(game, number, since))
+
+
+@bp.post("/tables/<id:table_id>/virtual-games/<id:game_id>/moves")
+def play_move(table_id: int, game_id: int) -> Response:
+    """Play the seat's move (its number is the one the phone read as next); the computers
+    answer within the same request. A retried move is answered again, not played twice."""
+    seat = authorized_seat(table_id, game_id)
+    if seat is None:
+        raise Forbidden("The table's token watches a virtual game; moves need a seat's token.")
+    body = json_body(MoveSchema())
+    number = body.pop("number")
+    table = db.session.get(Table, table_id)
+    assert table is not None
+    game = locked_game(table, game_id)
+    _, replayed = virtual.play(game, seat.seat, number, body)
+    response = respond(view_body(game, seat.seat, number), etag=_etag(game, seat.seat, number))
+    if replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    return response
+
+
+@bp.get("/tables/<id:table_id>/virtual-games/<id:game_id>/record")
+def read_record(table_id: int, game_id: int) -> Response:
+    """The whole game, seed and moves, to replay it: only once it has ended, since the seed
+    tells every hand."""
+    game = _virtual_game(table_id, game_id, authorized_table(table_id))
+    if game.status == GameStatus.IN_PROGRESS:
+        raise Conflict("The record is given once the game has ended: its seed tells every hand.")
+    return respond(virtual.engine_game(game).to_dict(), etag=game.etag)
+
+
+def _virtual_game(table_id: int, game_id: int, table: Table | None = None) -> Game:
+    table = table or db.session.get(Table, table_id)
+    if table is None:
+        raise NotFound("There is no such table.")
+    game = table_game(table, game_id)
+    if not game.virtual:
+        raise NotFound("This game is played at a table, not in the app: see its games resource.")
+    return game
