@@ -24,7 +24,8 @@ FUZZ_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "100"))
 
 
 def _fuzzing_app() -> tuple[Flask, int, str]:
-    """An app on its own migrated SQLite file, with a table, players and a game with hands, so
+    """An app on its own migrated SQLite file, with a table, players, a game with hands and a
+    virtual game, so
     the fuzzer reaches real resources and not only 404s. Built once per module: schemathesis
     and Hypothesis do not go with function-scoped fixtures."""
     folder = Path(tempfile.mkdtemp(prefix="scorekeeper-fuzz-"))
@@ -48,6 +49,11 @@ def _fuzzing_app() -> tuple[Flask, int, str]:
     client.post(
         f"{url}/games/{game['id']}/hands",
         json={"sides": [{"distance": 300}, {"distance": 450}]},
+        headers=auth,
+    )
+    client.post(
+        url + "/virtual-games",
+        json={"players": 2, "seats": [{"player": ids[0]}, {"computer": "greedy"}]},
         headers=auth,
     )
     return app, created["id"], created["token"]

@@ -1,0 +1,283 @@
+"""Virtual games over the API: seats and their tokens, what each token may see and do, moves
+checked by the engine, computers answering in the request, retries, races, and one history."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from random import Random
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from engine.game import Game as EngineGame
+from tests.api.conftest import TableAccess
+from tests.api.test_concurrency import PHONES, all_at_once
+
+NAMES = itertools.count(1)
+
+
+@dataclass
+class SeatAccess:
+    """One human seat of a virtual game, as its phone holds it."""
+
+    table: TableAccess
+    url: str
+    seat: int
+    token: str
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+    def read(self, since: int = 0) -> dict[str, Any]:
+        response = self.table.client.get(f"{self.url}?since={since}", headers=self.headers)
+        assert response.status_code == 200, response.get_json()
+        body: dict[str, Any] = response.get_json()
+        return body
+
+    def move(self, number: int, move: dict[str, Any]) -> Any:
+        body = {"number": number, **move}
+        return self.table.client.post(self.url + "/moves", json=body, headers=self.headers)
+
+
+def start(table: TableAccess, seats: list[dict[str, Any]], **fields: Any) -> Any:
+    return table.post("/virtual-games", {"players": len(seats), "seats": seats, **fields})
+
+
+def started(
+    table: TableAccess, computers: list[str | None]
+) -> tuple[dict[str, Any], dict[int, SeatAccess]]:
+    """A game with a player of the table wherever ``computers`` says None."""
+    ids = table.add_players(*(f"Player {next(NAMES)}" for kind in computers if kind is None))
+    players = iter(ids)
+    seats = [{"computer": kind} if kind else {"player": next(players)} for kind in computers]
+    response = start(table, seats)
+    assert response.status_code == 201, response.get_json()
+    body = response.get_json()
+    url = response.headers["Location"]
+    return body, {
+        entry["seat"]: SeatAccess(table, url, entry["seat"], entry["token"])
+        for entry in body["seat_tokens"]
+    }
+
+
+def play_to_the_end(
+    seats: dict[int, SeatAccess], rng: Random, hands: int | None = None
+) -> dict[str, Any]:
+    """Every human seat plays a random legal move in turn until the game (or ``hands`` hands)
+    ends, checking what each seat sees on the way."""
+    any_seat = next(iter(seats.values()))
+    view = any_seat.read()
+    while view["state"] is not None and (hands is None or len(view["game"]["hands"]) < hands):
+        to_act = view["state"]["to_act"]
+        assert to_act in seats, "a computer seat was left to move"
+        mine = seats[to_act].read()
+        state = mine["state"]
+        assert len(state["hand"]) == state["hand_sizes"][to_act]
+        for other in seats.values():  # nobody else is shown this seat's cards or its moves
+            if other.seat != to_act:
+                theirs = other.read()["state"]
+                assert theirs["hand_sizes"] == state["hand_sizes"]
+                assert theirs["legal_moves"] == []
+        move = rng.choice(state["legal_moves"])
+        response = seats[to_act].move(mine["next_move"], move)
+        assert response.status_code == 200, response.get_json()
+        view = response.get_json()
+    return view
+
+
+def test_a_virtual_game_gives_tokens_to_players_only(table: TableAccess) -> None:
+    body, seats = started(table, [None, "strong"])
+    assert list(seats) == [0]
+    assert body["seat"] is None and "hand" not in body["state"]
+    assert body["game"]["virtual"] is True
+    assert [seat["computer"] for side in body["game"]["sides"] for seat in side["seats"]] == [
+        None,
+        "strong",
+    ]
+    assert body["game"]["sides"][1]["name"] == "Computer 2 (strong)"
+    mine = seats[0].read()
+    assert mine["seat"] == 0 and len(mine["state"]["hand"]) in (6, 7)
+    assert mine["state"]["to_act"] == 0  # the computer dealt-to first has already played
+    assert [event["seat"] for event in mine["events"]] == [1]
+
+
+def test_the_table_token_watches_without_seeing_a_hand(table: TableAccess) -> None:
+    body, seats = started(table, [None, None])
+    watched = table.client.get(
+        f"{table.url}/virtual-games/{body['game']['id']}", headers=table.headers
+    )
+    assert watched.status_code == 200
+    state = watched.get_json()["state"]
+    assert not {"hand", "legal_moves", "pending_hazard"} & set(state)
+    moved = table.client.post(
+        f"{table.url}/virtual-games/{body['game']['id']}/moves",
+        json={"number": 0, "move": "pass"},
+        headers=table.headers,
+    )
+    assert moved.status_code == 403
+
+
+def test_a_seat_token_opens_its_own_game_only(table: TableAccess) -> None:
+    first, seats = started(table, [None, "greedy"])
+    second, _ = started(table, [None, "greedy"])
+    url = f"{table.url}/virtual-games/{second['game']['id']}"
+    assert table.client.get(url, headers=seats[0].headers).status_code == 404
+    bogus = {"Authorization": "Bearer mbs_not-a-token"}
+    assert table.client.get(seats[0].url, headers=bogus).status_code == 401
+    tabletop = table.start_game(2, [table.add_players("T1"), table.add_players("T2")])
+    tabletop_url = f"{table.url}/virtual-games/{tabletop['id']}"
+    assert table.client.get(tabletop_url, headers=table.headers).status_code == 404
+    assert first["game"]["id"] != second["game"]["id"]
+
+
+def test_an_illegal_move_is_refused_with_the_rule_and_changes_nothing(table: TableAccess) -> None:
+    _, seats = started(table, [None, None])
+    to_act = seats[0].read()["state"]["to_act"]
+    seat = seats[to_act]
+    view = seat.read()
+    distance = next(card for card in view["state"]["hand"] if card.startswith("distance"))
+    refused = seat.move(view["next_move"], {"move": "play", "card": distance})
+    assert refused.status_code == 422
+    problem = refused.get_json()
+    assert problem["errors"][0]["code"] == "illegal_move"
+    assert "rolling" in problem["errors"][0]["detail"]
+    assert seat.read()["next_move"] == view["next_move"]
+    not_held = next(
+        card for card in ("driving_ace", "extra_tank") if card not in view["state"]["hand"]
+    )
+    assert seat.move(view["next_move"], {"move": "discard", "card": not_held}).status_code == 422
+
+
+def test_a_move_out_of_turn_is_409(table: TableAccess) -> None:
+    _, seats = started(table, [None, None])
+    view = seats[0].read()
+    waiting = seats[1 - view["state"]["to_act"]]
+    card = waiting.read()["state"]["hand"][0]
+    response = waiting.move(view["next_move"], {"move": "discard", "card": card})
+    assert response.status_code == 409
+
+
+def test_a_double_tapped_move_is_played_once(table: TableAccess) -> None:
+    _, seats = started(table, [None, "strong"])
+    view = seats[0].read()
+    move = view["state"]["legal_moves"][0]
+    first = seats[0].move(view["next_move"], move)
+    again = seats[0].move(view["next_move"], move)
+    assert first.status_code == again.status_code == 200
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_json()["next_move"] == first.get_json()["next_move"]
+    other = next(m for m in view["state"]["legal_moves"] if m != move)
+    assert seats[0].move(view["next_move"], other).status_code == 409
+
+
+def test_a_reload_resumes_and_events_follow_the_cursor(table: TableAccess) -> None:
+    _, seats = started(table, [None, "greedy"])
+    view = seats[0].read()
+    after = seats[0].move(view["next_move"], view["state"]["legal_moves"][-1]).get_json()
+    again = seats[0].read()
+    assert again["state"]["hand"] == after["state"]["hand"]
+    assert [e["number"] for e in seats[0].read(since=view["next_move"])["events"]] == list(
+        range(view["next_move"], again["next_move"])
+    )
+    response = table.client.get(seats[0].url, headers={**seats[0].headers})
+    etag = response.headers["ETag"]
+    cached = table.client.get(seats[0].url, headers={**seats[0].headers, "If-None-Match": etag})
+    assert cached.status_code == 304
+
+
+def test_virtual_hands_cannot_be_reported_by_hand(table: TableAccess) -> None:
+    body, _ = started(table, [None, "greedy"])
+    response = table.post(
+        f"/games/{body['game']['id']}/hands", {"sides": [{"distance": 0}, {"distance": 0}]}
+    )
+    assert response.status_code == 409
+
+
+@pytest.mark.parametrize(
+    ("seats", "path"),
+    [
+        ([{"computer": "greedy"}], "/seats"),
+        ([{"computer": "greedy"}, {"computer": "strong"}], "/seats"),
+        ([{"player": 1}, {"computer": "oracle"}], "/seats/1/computer"),
+        ([{"player": 1}, {"player": 1}], "/seats/1/player"),
+        ([{"player": 1}, {"player": 999}], "/seats/1/player"),
+        ([{"player": 1}, {"player": 1, "computer": "greedy"}], "/seats/1"),
+    ],
+)
+def test_impossible_seatings_are_refused(
+    table: TableAccess, seats: list[dict[str, Any]], path: str
+) -> None:
+    table.add_players("Ann")
+    response = table.post("/virtual-games", {"players": 2, "seats": seats})
+    assert response.status_code == 422
+    assert path in [error["path"] for error in response.get_json()["errors"]]
+
+
+def test_an_unknown_variant_is_refused(table: TableAccess) -> None:
+    (ann,) = table.add_players("Ann")
+    seats = [{"player": ann}, {"computer": "greedy"}]
+    response = start(table, seats, variants={"deck": "tiny"})
+    assert response.status_code == 422
+
+
+@pytest.mark.parametrize("computers", [[None, None, "greedy"], [None, "strong", None, "greedy"]])
+def test_teams_and_three_players_play_a_hand(
+    table: TableAccess, computers: list[str | None]
+) -> None:
+    _, seats = started(table, computers)
+    view = play_to_the_end(seats, Random(len(computers)), hands=1)
+    assert len(view["game"]["hands"]) >= 1
+    assert view["game"]["players"] == len(computers)
+
+
+def test_six_players_start_with_three_teams(table: TableAccess) -> None:
+    body, seats = started(table, [None, "random", "greedy", "strong", "random", "greedy"])
+    assert len(body["game"]["sides"]) == 3
+    assert [seat["seat"] for seat in body["game"]["sides"][0]["seats"]] == [0, 3]
+    view = seats[0].read()
+    assert view["state"]["to_act"] == 0 and len(view["state"]["tableaux"]) == 3
+
+
+def test_a_whole_game_lands_in_the_history_and_replays(table: TableAccess) -> None:
+    body, seats = started(table, [None, "strong"])
+    url = seats[0].url
+    assert table.client.get(url + "/record", headers=table.headers).status_code == 409
+    view = play_to_the_end(seats, Random(5))
+    game = view["game"]
+    assert game["status"] == "finished" and view["state"] is None
+    record = table.client.get(url + "/record", headers=table.headers).get_json()
+    replayed = EngineGame.replay(record)
+    assert list(replayed.sheet.totals) == game["totals"]
+    assert [hand["score"] for hand in record["hands"] if "score" in hand] == [
+        {"target": hand["target"], "sides": hand["sides"]} for hand in game["hands"]
+    ]
+    history = table.get("/history").get_json()
+    rows = [row for row in history["items"] if row["game_id"] == body["game"]["id"]]
+    assert {row["virtual"] for row in rows} == {True}
+    assert {row["total"] for row in rows} == set(game["totals"])
+    csv = table.get("/history.csv").get_data(as_text=True)
+    assert "Computer 2 (strong)" in csv
+    assert seats[0].move(view["next_move"], {"move": "pass"}).status_code == 409
+
+
+def test_concurrent_moves_never_fork_the_game(app: Flask, table: TableAccess) -> None:
+    _, seats = started(table, [None, None])
+    view = seats[0].read()
+    to_act = seats[view["state"]["to_act"]]
+    moves = to_act.read()["state"]["legal_moves"]
+
+    def tap(client: Any, phone: int) -> int:
+        move = moves[phone % len(moves)]
+        body = {"number": view["next_move"], **move}
+        response = client.post(to_act.url + "/moves", json=body, headers=to_act.headers)
+        return int(response.status_code)
+
+    statuses = all_at_once(app, tap)
+    assert statuses.count(200) >= 1 and set(statuses) <= {200, 409}
+    after = to_act.read(since=view["next_move"])
+    assert after["next_move"] == view["next_move"] + 1
+    assert len([e for e in after["events"] if e["number"] == view["next_move"]]) == 1
+    assert PHONES == len(statuses)
