@@ -92,6 +92,66 @@ FRENCH: dict[str, str] = {
     "Result": "Résultat",
     "lost": "perdue",
     "tied": "égalité",
+    "Play in the app": "Jouer dans l'appli",
+    "No cards needed: the app deals and keeps the rules. Computer players fill the empty seats.": (
+        "Sans cartes : l'appli distribue et fait respecter les règles. Des joueurs virtuels "
+        "prennent les places libres."
+    ),
+    "Seat": "Place",
+    "Computer": "Ordinateur",
+    "random": "hasard",
+    "greedy": "glouton",
+    "strong": "fort",
+    "search": "réfléchi",
+    "Deal": "Distribuer",
+    "Each player's link": "Le lien de chaque joueur",
+    "Each link opens one seat and shows its cards: give it to that player only. The links are "
+    "shown this once.": (
+        "Chaque lien ouvre une place et montre ses cartes : ne le donnez qu'à ce joueur. Les liens "
+        "ne sont montrés qu'une fois."
+    ),
+    "Play this seat here": "Jouer cette place ici",
+    "you": "vous",
+    "the hand is over": "la manche est finie",
+    "draw pile": "pioche",
+    "Coup-fourré!": "Coup fourré !",
+    "was played on your side. Lay your safety out of turn?": (
+        "a été posée sur votre camp. Poser votre botte hors tour ?"
+    ),
+    "Let it go": "Laisser passer",
+    "700 km exactly!": "700 bornes pile !",
+    "Extend the trip to 1,000 km, or stop the hand here?": (
+        "Allonger à 1000 bornes, ou arrêter la manche ici ?"
+    ),
+    "Extend to 1,000": "Allonger à 1000",
+    "Stop at 700": "Arrêter à 700",
+    "Your move": "À vous",
+    "play or discard a card.": "jouez ou défaussez une carte.",
+    "Waiting for": "On attend",
+    "Your hand": "Votre main",
+    "On": "Sur",
+    "Play": "Jouer",
+    "Discard": "Défausser",
+    "Tableaux": "Jeux posés",
+    "Battle": "Bataille",
+    "Speed": "Vitesse",
+    "corrected": "corrigée",
+    "Last moves": "Derniers coups",
+    "has played": "a joué",
+    "on": "sur",
+    "discarded": "a défaussé",
+    "laid a coup-fourré": "a fait un coup fourré",
+    "let the coup-fourré go": "a laissé passer le coup fourré",
+    "called the extension": "a annoncé l'allonge",
+    "stopped at 700": "s'est arrêté à 700",
+    "No move yet.": "Aucun coup pour l'instant.",
+    "The game has moved on since this page was shown.": (
+        "La partie a avancé depuis l'affichage de cette page."
+    ),
+    "in the app": "dans l'appli",
+    "Played in the app: the hands come from the moves.": (
+        "Jouée dans l'appli : les manches viennent des coups joués."
+    ),
 }
 
 

@@ -22,7 +22,7 @@ from engine.game import Game as EngineGame
 from engine.moves import Move, PassCoupFourre, move_from_dict
 from engine.players import make_player
 from engine.view import seat_view
-from scorekeeper.auth import new_token, token_hash
+from scorekeeper.auth import token_hash
 from scorekeeper.extensions import db
 from scorekeeper.models import (
     Game,
@@ -67,7 +67,7 @@ def start(
         for number in chairs:
             seat = seats[number]
             if "player" in seat:
-                tokens[number] = SEAT_TOKEN_PREFIX + new_token()
+                tokens[number] = SEAT_TOKEN_PREFIX + secrets.token_urlsafe(32)
                 digest = token_hash(tokens[number])
                 stored.append(Seat(seat=number, player_id=seat["player"], token_hash=digest))
             else:

@@ -29,14 +29,14 @@ if (form) {
   preview();
 }
 
-// Scoreboard: poll with a conditional GET; a 304 costs nothing, a 200 means another phone
-// recorded or corrected a hand, and the board is redrawn.
-const board = document.getElementById("scoreboard");
-if (board) {
+// Scoreboard and a virtual game's seat: poll with a conditional GET; a 304 costs nothing, a
+// 200 means another phone changed the game, and the part of the page that shows it is redrawn.
+const polled = document.querySelector("[data-poll]");
+if (polled) {
   let etag = null;
   const poll = () => {
     const headers = etag ? { "If-None-Match": etag } : {};
-    fetch(board.dataset.poll, { headers, credentials: "same-origin", cache: "no-store" })
+    fetch(polled.dataset.poll, { headers, credentials: "same-origin", cache: "no-store" })
       .then((response) => {
         if (response.status !== 200) return null;
         const first = etag === null;
@@ -45,11 +45,17 @@ if (board) {
       })
       .then((html) => {
         if (!html) return;
-        const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("scoreboard");
-        if (fresh) document.getElementById("scoreboard").replaceWith(fresh);
+        const fresh = new DOMParser().parseFromString(html, "text/html").getElementById(polled.id);
+        if (fresh) document.getElementById(polled.id).replaceWith(fresh);
       })
       .catch(() => {})
       .finally(() => setTimeout(poll, 2500));
   };
   poll();
 }
+
+// A move's buttons go quiet once pressed: the server plays a move once anyway (its number).
+document.addEventListener("submit", (event) => {
+  if (!event.target.matches("form.move")) return;
+  setTimeout(() => document.querySelectorAll("form.move button").forEach((b) => { b.disabled = true; }), 0);
+});

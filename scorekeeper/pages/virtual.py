@@ -1,0 +1,212 @@
+"""Virtual games on the phone: choose the seats, then play from a seat's own page.
+
+A seat's page lives at its token's address, so a reload, or the same link opened on a second
+device, resumes the game where it stands. Every move is a small form (it works without
+JavaScript) carrying the move number the page showed, so a double tap is played once and a stale
+page is told the game has moved on instead of playing into the wrong position.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
+from markupsafe import Markup
+from sqlalchemy import select
+from werkzeug.exceptions import Conflict, NotFound
+
+from engine.cards import Card, CardKind
+from engine.rules import SUPPORTED_PLAYERS, Rules
+from engine.view import seat_view
+from scorekeeper import virtual
+from scorekeeper.auth import token_hash
+from scorekeeper.extensions import db
+from scorekeeper.i18n import card_label, language, translate
+from scorekeeper.models import Game, Seat, Table
+from scorekeeper.operations import locked_game
+from scorekeeper.pages.access import cookie_name, page_table
+from scorekeeper.pages.forms import whole_number
+from scorekeeper.pages.tables import qr_svg
+from scorekeeper.problems import InvalidRequest
+from scorekeeper.schemas import load
+from scorekeeper.schemas.resources import MoveSchema, VirtualGameCreateSchema
+from scorekeeper.standings import game_view
+
+bp = Blueprint("virtual", __name__)
+
+DEFAULT_COMPUTER = "strong"
+RECENT_EVENTS = 8
+
+
+@bp.route("/t/<id:table_id>/virtual/new", methods=["GET", "POST"])
+def new_virtual_game(table_id: int) -> Any:
+    """Seat players of the table and computer players; then deal."""
+    table = page_table(table_id)
+    players = whole_number(request.values.get("players")) or 2
+    players = players if players in SUPPORTED_PLAYERS else 2
+    errors: list[str] = []
+    if request.method == "POST" and "start" in request.form:
+        seats = [_seat_choice(request.form.get(f"seat{seat}", "")) for seat in range(players)]
+        try:
+            body = load(VirtualGameCreateSchema(), {"players": players, "seats": seats})
+            game, _, tokens = virtual.start(table, body["players"], {}, body["seats"])
+        except InvalidRequest as invalid:
+            errors = [problem.detail for problem in invalid.problems]
+        else:
+            links = {
+                seat: url_for(".play", token=token, _external=True)
+                for seat, token in tokens.items()
+            }
+            if len(links) == 1:
+                return redirect(next(iter(links.values())))
+            return render_template(
+                "pages/virtual_links.html",
+                table=table,
+                game=game,
+                links=[(seat, link, qr_svg(link)) for seat, link in sorted(links.items())],
+            )
+    return render_template(
+        "pages/new_virtual_game.html",
+        table=table,
+        players=players,
+        rules=Rules.for_players(players),
+        supported=SUPPORTED_PLAYERS,
+        computers=virtual.COMPUTERS,
+        default=DEFAULT_COMPUTER,
+        errors=errors,
+    ), 422 if errors else 200
+
+
+def _seat_choice(value: str) -> dict[str, Any]:
+    """A seat from the form: ``p<id>`` a player of the table, ``c<kind>`` a computer."""
+    if value.startswith("p") and (player := whole_number(value[1:])) is not None:
+        return {"player": player}
+    return {"computer": value[1:] or DEFAULT_COMPUTER}
+
+
+def _seat_of(token: str) -> Seat:
+    seat = db.session.execute(
+        select(Seat).where(Seat.token_hash == token_hash(token))
+    ).scalar_one_or_none()
+    if seat is None:
+        raise NotFound("This seat's link is not valid: ask for the game's links again.")
+    return seat
+
+
+@bp.get("/play/<token>")
+def play(token: str) -> Response:
+    """The seat's page: its cards, every tableau, what the others just did, its prompt.
+
+    Conditional: a page waiting for the other seats polls with If-None-Match and gets 304 until
+    the game moves.
+    """
+    seat = _seat_of(token)
+    game = db.session.get(Game, seat.side.game_id, options=Game.everything())
+    assert game is not None
+    etag = f"{game.etag}-seat{seat.seat}-{language()}"
+    if request.if_none_match.contains(etag):
+        response = Response(status=304)
+        response.set_etag(etag)
+        return response
+    response = make_response(_page(game, seat, token, request.args.get("notice")))
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Referrer-Policy"] = "same-origin"  # the address is the seat's secret
+    return response
+
+
+@bp.post("/play/<token>/move")
+def move(token: str) -> Any:
+    """Play the move of the form pressed; the computers answer before the page comes back."""
+    seat = _seat_of(token)
+    table = db.session.get(Table, seat.side.game.table_id)
+    assert table is not None
+    fields: dict[str, Any] = {
+        key: request.form[key] for key in ("move", "card") if request.form.get(key)
+    }
+    for key in ("number", "target"):
+        if (value := whole_number(request.form.get(key))) is not None:
+            fields[key] = value
+    notice = None
+    try:
+        body = load(MoveSchema(), fields)
+        number = body.pop("number")
+        virtual.play(locked_game(table, seat.side.game_id), seat.seat, number, body)
+    except InvalidRequest as invalid:
+        db.session.rollback()
+        notice = " ".join(problem.detail for problem in invalid.problems)
+    except Conflict:
+        db.session.rollback()
+        notice = translate("The game has moved on since this page was shown.")
+    return redirect(url_for(".play", token=token, notice=notice))
+
+
+def _page(game: Game, seat: Seat, token: str, notice: str | None) -> str:
+    played = virtual.engine_game(game)
+    view = game_view(game)
+    names = [side["name"] for side in view["sides"]]
+    seat_names = {s["seat"]: s["name"] for side in view["sides"] for s in side["seats"]}
+    state = None if played.over else seat_view(played.hand, seat.seat)
+    moves = [] if state is None else [legal.to_dict() for legal in state.legal_moves]
+    options: dict[str, list[dict[str, Any]]] = {}
+    for wire in moves:
+        if "card" in wire:
+            options.setdefault(wire["card"], []).append(wire)
+    current_hand = len(played.sheet.hands) + 1
+    recent = virtual.events(played, seat.seat, max(0, played.move_count - RECENT_EVENTS))
+    hand_just_ended = bool(view["hands"]) and (played.over or len(played.moves[-1]) < game.players)
+    return render_template(
+        "pages/play.html",
+        table=db.session.get(Table, game.table_id),
+        game=game,
+        view=view,
+        names=names,
+        seat=seat,
+        seat_names=seat_names,
+        state=state,
+        moves=moves,
+        options=options,
+        number=played.move_count,
+        has_table=cookie_name(game.table_id) in request.cookies,
+        hand_number=current_hand,
+        recent=reversed(recent),
+        last_hand=view["hands"][-1] if hand_just_ended else None,
+        notice=notice,
+        poll=url_for(".play", token=token),
+        action=url_for(".move", token=token),
+        card_svg=card_svg,
+    )
+
+
+KIND_COLOURS = {
+    CardKind.DISTANCE: ("#e8f0fb", "#1d4f91"),
+    CardKind.HAZARD: ("#fde8e8", "#b3141c"),
+    CardKind.REMEDY: ("#e6f5ea", "#1f6e33"),
+    CardKind.SAFETY: ("#fff3cf", "#7a5300"),
+}
+"""Fill and ink of each family of cards, as on the printed deck's colour code."""
+
+
+def card_svg(card: str | None, small: bool = False, crosswise: bool = False) -> Markup:
+    """A card drawn by the app: its family's colours, its value or initials, its name."""
+    if card is None:
+        return Markup('<span class="card empty" aria-hidden="true"></span>')
+    face = Card(card)
+    fill, ink = KIND_COLOURS[face.kind]
+    name = card_label(card)
+    big = str(face.value_km) if face.value_km else "".join(word[0] for word in name.split()[:2])
+    words = name.split()
+    lines = [" ".join(words[: (len(words) + 1) // 2]), " ".join(words[(len(words) + 1) // 2 :])]
+    text = "".join(
+        f'<tspan x="50" dy="{0 if index == 0 else 13}">{Markup.escape(line)}</tspan>'
+        for index, line in enumerate(line for line in lines if line)
+    )
+    classes = "card" + (" small" if small else "") + (" crosswise" if crosswise else "")
+    label = Markup.escape(name)
+    return Markup(
+        f'<svg class="{classes}" viewBox="0 0 100 140" role="img" aria-label="{label}">'
+        f'<rect x="2" y="2" width="96" height="136" rx="10" fill="{fill}" stroke="{ink}" '
+        f'stroke-width="3"/><text x="50" y="68" text-anchor="middle" font-size="34" '
+        f'font-weight="800" fill="{ink}">{Markup.escape(big)}</text>'
+        f'<text x="50" y="104" text-anchor="middle" font-size="12" fill="{ink}">{text}</text></svg>'
+    )

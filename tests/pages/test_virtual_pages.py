@@ -1,0 +1,98 @@
+"""A virtual game from the phone pages, in headless chromium at 360×640: deal against computer
+players and play a whole hand by tapping cards."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Browser, Page, expect
+
+from tests.pages.conftest import PHONE
+from tests.pages.test_pages import add_players, create_table
+
+MOVES_IN_A_HAND = 200
+"""More taps than one seat can make in a hand: the loop below always ends on the hand's end."""
+
+
+def deal(page: Page, server: str, seats: list[str], table: str = "Virtual") -> None:
+    create_table(page, server, table)
+    add_players(page, *(label for label in seats if not label.startswith("Computer")))
+    page.get_by_role("link", name="Play in the app").click()
+    if len(seats) != 2:
+        page.get_by_role("button", name=str(len(seats)), exact=True).click()
+    for seat, label in enumerate(seats):
+        page.locator(f"select[name=seat{seat}]").select_option(label=label)
+    page.get_by_role("button", name="Deal").click()
+
+
+def take_a_turn(page: Page) -> None:
+    """What a cautious player does: lay a coup-fourré, stop at 700, else play the first card
+    that can be played, else discard the first card."""
+    for name in ("Coup-fourré!", "Stop at 700"):
+        button = page.get_by_role("button", name=name)
+        if button.count():
+            button.first.click()
+            return
+    plays = page.locator(".card-moves button.primary")
+    (plays if plays.count() else page.get_by_role("button", name="Discard")).first.click()
+
+
+def test_a_whole_hand_against_a_computer(page: Page, live_server: str) -> None:
+    deal(page, live_server, ["Ann", "Computer (strong)"])
+    expect(page.locator(".hand .card")).to_have_count(7)  # its draw made, seat 1 having played
+    assert page.locator(".hand svg.card text").first.text_content()
+    expect(page.get_by_text("Your move")).to_be_visible()
+    expect(page.locator(".events li").first).to_contain_text("Computer 2 (strong)")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"]
+    for _ in range(MOVES_IN_A_HAND):
+        if page.locator("#hand-over").count():
+            break
+        take_a_turn(page)
+    expect(page.locator("#hand-over")).to_contain_text("Hand 1")
+    totals = page.locator(".hand-over .total td").all_inner_texts()
+    assert len(totals) == 2 and any(total != "0" for total in totals)
+    scoreboard = page.locator(".totals .total").all_inner_texts()
+    assert [t.replace(",", "") for t in scoreboard] == [t.replace(",", "") for t in totals]
+
+
+def test_two_phones_play_their_own_seats(browser: Browser, live_server: str) -> None:
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    deal(page, live_server, ["Ann", "Bob"], table="Two phones")
+    links = page.locator(".seat-links input").evaluate_all("inputs => inputs.map(i => i.value)")
+    assert len(links) == 2
+    bob = browser.new_context(viewport=PHONE).new_page()
+    bob.goto(links[1])
+    page.goto(links[0])
+    ann_cards = page.locator(".hand svg.card").evaluate_all("s => s.map(c => c.ariaLabel)")
+    bob_cards = bob.locator(".hand svg.card").evaluate_all("s => s.map(c => c.ariaLabel)")
+    assert len(ann_cards) + len(bob_cards) == 13  # one of them has drawn
+    mover, waiter = (bob, page) if len(bob_cards) == 7 else (page, bob)
+    expect(waiter.get_by_text("Waiting for")).to_be_visible()
+    mover.get_by_role("button", name="Discard").first.click()
+    expect(waiter.get_by_text("Your move")).to_be_visible(timeout=10_000)  # polled, no reload
+    expect(waiter.locator(".events li").first).to_contain_text("discarded")
+
+
+def test_a_stale_page_plays_nothing(browser: Browser, live_server: str) -> None:
+    first = browser.new_context(viewport=PHONE).new_page()
+    deal(first, live_server, ["Ann", "Computer (greedy)"], table="Stale")
+    # The same seat on a second device, without scripts: its page does not refresh itself.
+    second = browser.new_context(viewport=PHONE, java_script_enabled=False).new_page()
+    second.goto(first.url)
+    discards = "form.move:has(input[name=move][value=discard])"
+    played = first.locator(discards).first.locator("input[name=card]").get_attribute("value")
+    first.locator(discards).first.get_by_role("button").click()
+    expect(first.get_by_text("Your move")).to_be_visible()
+    events = first.locator(".events li").count()
+    other = second.locator(discards).filter(has_not=second.locator(f"input[value={played}]"))
+    other.first.get_by_role("button").click()  # another move under the same, now old, number
+    expect(second.get_by_role("alert")).to_contain_text("moved on")
+    first.reload()
+    assert first.locator(".events li").count() == events  # nothing was played twice
+
+
+def test_the_virtual_pages_in_french(page: Page, live_server: str) -> None:
+    deal(page, live_server, ["Ann", "Computer (random)"], table="En français")
+    page.get_by_role("link", name="FR", exact=True).click()
+    expect(page.get_by_role("heading", name="Votre main")).to_be_visible()
+    expect(page.get_by_role("button", name="Défausser").first).to_be_visible()
