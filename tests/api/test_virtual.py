@@ -138,12 +138,16 @@ def test_an_illegal_move_is_refused_with_the_rule_and_changes_nothing(table: Tab
     to_act = seats[0].read()["state"]["to_act"]
     seat = seats[to_act]
     view = seat.read()
-    distance = next(card for card in view["state"]["hand"] if card.startswith("distance"))
-    refused = seat.move(view["next_move"], {"move": "play", "card": distance})
+    refused = seat.move(view["next_move"], {"move": "call_extension"})
     assert refused.status_code == 422
-    problem = refused.get_json()
-    assert problem["errors"][0]["code"] == "illegal_move"
-    assert "rolling" in problem["errors"][0]["detail"]
+    error = refused.get_json()["errors"][0]
+    assert (error["code"], error["path"]) == ("illegal_move", "/move")
+    assert "must play or discard a card (RULES.md §4)" in error["detail"]
+    # Nobody rolls before a Roll: any distance card in the first hand is refused, naming why.
+    for card in {card for card in view["state"]["hand"] if card.startswith("distance")}:
+        refused = seat.move(view["next_move"], {"move": "play", "card": card})
+        assert refused.status_code == 422
+        assert "rolling" in refused.get_json()["errors"][0]["detail"]
     assert seat.read()["next_move"] == view["next_move"]
     not_held = next(
         card for card in ("driving_ace", "extra_tank") if card not in view["state"]["hand"]
