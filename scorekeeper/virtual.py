@@ -144,8 +144,6 @@ def play(
     a reload): nothing is played and the second value is True. Any other number that is not the
     next one is a stale phone: 409, nothing changed.
     """
-    if game.status != GameStatus.IN_PROGRESS:
-        raise Conflict(f"The game is {game.status.replace('_', ' ')}: no move can be played.")
     try:
         move = move_from_dict(dict(document))
     except InvalidRecord as error:
@@ -157,6 +155,8 @@ def play(
         if stored.seat == seat and move_from_dict(stored.move) == move:
             return played, True
         raise Conflict(f"Move {number} was already played; the next move is number {count}.")
+    if game.status != GameStatus.IN_PROGRESS:  # after the retry check: the last move may be one
+        raise Conflict(f"The game is {game.status.replace('_', ' ')}: no move can be played.")
     if number > count:
         raise Conflict(f"The next move is number {count}, not {number}: read the game again.")
     if played.hand.to_act != seat:

@@ -265,6 +265,11 @@ def test_a_whole_game_lands_in_the_history_and_replays(table: TableAccess) -> No
     csv = table.get("/history.csv").get_data(as_text=True)
     assert "Computer 2 (strong)" in csv
     assert seats[0].move(view["next_move"], {"move": "pass"}).status_code == 409
+    last = record["hands"][-1]["moves"][-1] if "score" in record["hands"][-1] else None
+    last = last or record["hands"][-2]["moves"][-1]
+    if last.pop("seat") == 0:  # the winning move was the player's: a retry of it is answered
+        retry = seats[0].move(view["next_move"] - 1, last)
+        assert (retry.status_code, retry.headers.get("Idempotent-Replayed")) == (200, "true")
 
 
 def test_concurrent_moves_never_fork_the_game(app: Flask, table: TableAccess) -> None:
