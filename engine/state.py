@@ -15,6 +15,7 @@ from random import Random
 from typing import NamedTuple
 
 from engine.cards import Card, CardKind, safety_for
+from engine.chance import NOTHING_FRESH, Chance, after_clearing, answerable, seats_to_ask
 from engine.errors import IllegalMove
 from engine.moves import (
     CALL,
@@ -97,16 +98,28 @@ class HandState:
         "phase",
         "to_act",
         "turn",
-        "pending",
-        "awaiting_victims",
+        "private_chances",
+        "chance",
+        "fresh",
         "extension_caller",
         "completer",
         "delayed_action",
         "events",
     )
 
-    def __init__(self, rules: Rules, deck: Sequence[Card], dealer: int = 0) -> None:
-        """Deal ``deck`` (top card last) from ``dealer``: six each, one at a time, clockwise."""
+    def __init__(
+        self,
+        rules: Rules,
+        deck: Sequence[Card],
+        dealer: int = 0,
+        *,
+        private_chances: bool = False,
+    ) -> None:
+        """Deal ``deck`` (top card last) from ``dealer``: six each, one at a time, clockwise.
+
+        With ``private_chances`` every coup-fourré chance asks every seat of the attacked side,
+        holder of the safety or not (see :mod:`engine.chance`).
+        """
         players = rules.players
         self.rules = rules
         self.players = players
@@ -119,12 +132,12 @@ class HandState:
         self.phase = Phase.PLAY
         self.to_act = 0
         self.turn = 0
-        self.pending: tuple[Card, int, int] | None = None
-        """While a coup-fourré may be declared: (hazard, attacked side, seat after which play
-        resumes if the chance is let go)."""
-        self.awaiting_victims: dict[int, Card] = {}
-        """Under ``coup_fourre_window: victims_next_turn``: the last hazard played on each side
-        whose chance waits for that side's next turn."""
+        self.private_chances = private_chances
+        self.chance: Chance | None = None
+        """The coup-fourré chance being offered, in :attr:`Phase.COUP_FOURRE`."""
+        self.fresh: list[tuple[int, int]] = [NOTHING_FRESH] * self.sides
+        """Per side, how many cards on top of its battle and speed piles a coup-fourré may
+        still answer (:func:`engine.chance.answerable`)."""
         self.extension_caller: int | None = None
         self.completer: int | None = None
         self.delayed_action = False
@@ -136,11 +149,13 @@ class HandState:
         self._begin_turn((dealer + 1) % players)
 
     @classmethod
-    def shuffled(cls, rules: Rules, rng: Random, dealer: int = 0) -> HandState:
+    def shuffled(
+        cls, rules: Rules, rng: Random, dealer: int = 0, *, private_chances: bool = False
+    ) -> HandState:
         """A new hand dealt from the rules' deck shuffled by ``rng``."""
         deck = list(rules.deck.elements())
         rng.shuffle(deck)
-        return cls(rules, deck, dealer)
+        return cls(rules, deck, dealer, private_chances=private_chances)
 
     def copy(self) -> HandState:
         """An independent copy, without the event log (search players only need the state)."""
@@ -156,8 +171,9 @@ class HandState:
         twin.phase = self.phase
         twin.to_act = self.to_act
         twin.turn = self.turn
-        twin.pending = self.pending
-        twin.awaiting_victims = dict(self.awaiting_victims)
+        twin.private_chances = self.private_chances
+        twin.chance = self.chance
+        twin.fresh = self.fresh[:]
         twin.extension_caller = self.extension_caller
         twin.completer = self.completer
         twin.delayed_action = self.delayed_action
@@ -172,6 +188,14 @@ class HandState:
 
     def side_of(self, seat: int) -> int:
         return seat % self.sides
+
+    @property
+    def chance_hazards(self) -> tuple[Card, ...]:
+        """The hazards the open coup-fourré chance may answer (none outside a chance)."""
+        if self.chance is None:
+            return ()
+        side = self.chance.side
+        return answerable(self.tableaux[side], self.fresh[side])
 
     @property
     def target(self) -> int:
@@ -190,8 +214,9 @@ class HandState:
         if phase is Phase.OVER or seat != self.to_act:
             return []
         if phase is Phase.COUP_FOURRE:
-            assert self.pending is not None
-            return [COUP_FOURRES[safety_for(self.pending[0])], PASS]
+            hand = self.hands[seat]
+            safeties = dict.fromkeys(safety_for(hazard) for hazard in self.chance_hazards)
+            return [*(COUP_FOURRES[safety] for safety in safeties if safety in hand), PASS]
         if phase is Phase.EXTENSION:
             return [CALL, DECLINE]
         moves: list[Move] = []
@@ -345,7 +370,7 @@ class HandState:
             self.discards.append(move.card)
             self._next_turn(seat)
         elif isinstance(move, PassCoupFourre):
-            self._close_coup_fourre_window()
+            self._pass_chance()
         elif isinstance(move, CoupFourre):
             self._coup_fourre(seat, move.card)
         elif isinstance(move, CallExtension):
@@ -394,55 +419,95 @@ class HandState:
         return self.rules.safety_after_exhaustion is SafetyAfterExhaustion.NO_EXTRA_TURN
 
     def _attack(self, seat: int, hazard: Card, side: int) -> None:
+        """A hazard lands on ``side``: the coup-fourré window opens (RULES.md §6, §12)."""
         tableau = self.tableaux[side]
+        battle, speed = self.fresh[side]
         if hazard is _SPEED_LIMIT:
             tableau.speed.append(hazard)
+            fresh = (0, 1) if self._chance_until_next_draw else (battle, speed + 1)
         else:
             tableau.put_on_battle(hazard)
-        if self.rules.coup_fourre_window is CoupFourreWindow.VICTIMS_NEXT_TURN:
-            self.awaiting_victims[side] = hazard  # the chance waits for the side's next turn
-            self._next_turn(seat)
-        elif not self._offer_coup_fourre(hazard, side, resume_after=seat):
-            self._next_turn(seat)
+            fresh = (1, 0) if self._chance_until_next_draw else (battle + 1, speed)
+        self.fresh[side] = fresh
+        resume = (seat + 1) % self.players
+        if not self._chance_until_next_draw:
+            self._begin_turn(resume)  # the chance waits for the side's next turn
+            return
+        asked = seats_to_ask(seat, side, self.players, self.sides)
+        if not self._offer_chance(side, asked, resume):
+            self.fresh[side] = NOTHING_FRESH
+            self._begin_turn(resume)
 
-    def _offer_coup_fourre(self, hazard: Card, side: int, resume_after: int) -> bool:
-        """Offer the chance to the seat of ``side`` holding the matching safety, if any."""
-        for defender in range(side, self.players, self.sides):
-            if self._coup_fourre_safety(defender, hazard) is not None:
-                self.pending = (hazard, side, resume_after)
-                self.phase = Phase.COUP_FOURRE
-                self.to_act = defender
-                return True
-        return False
+    @property
+    def _chance_until_next_draw(self) -> bool:
+        return self.rules.coup_fourre_window is CoupFourreWindow.UNTIL_NEXT_DRAW
 
-    def _coup_fourre_safety(self, seat: int, hazard: Card) -> Card | None:
-        """The safety in ``seat``'s hand that answers ``hazard``, if it holds one."""
-        safety = safety_for(hazard)
-        return safety if safety in self.hands[seat] else None
+    def _offer_chance(self, side: int, candidates: Sequence[int], resume: int) -> bool:
+        """Open a chance on ``side`` for the seats among ``candidates`` that are asked: every
+        one that holds a card under private chances, else those holding a matching safety."""
+        hazards = answerable(self.tableaux[side], self.fresh[side])
+        if not hazards:
+            return False
+        hands = self.hands
+        if self.private_chances:
+            seats = tuple(seat for seat in candidates if hands[seat])
+        else:
+            safeties = {safety_for(hazard) for hazard in hazards}
+            seats = tuple(seat for seat in candidates if not safeties.isdisjoint(hands[seat]))
+        if not seats:
+            return False
+        self.chance = Chance(side=side, seats=seats, resume=resume)
+        self.phase = Phase.COUP_FOURRE
+        self.to_act = seats[0]
+        return True
 
-    def _close_coup_fourre_window(self) -> None:
-        assert self.pending is not None
-        resume_after = self.pending[2]
-        self.pending = None
+    def _pass_chance(self) -> None:
+        """The seat asked lets the chance go: the next seat is asked, or play resumes."""
+        chance = self.chance
+        assert chance is not None
+        if len(chance.seats) > 1:
+            self.chance = Chance(side=chance.side, seats=chance.seats[1:], resume=chance.resume)
+            self.to_act = chance.seats[1]
+        else:
+            self._close_chance()
+            self._begin_turn(chance.resume, chance_settled=True)
+
+    def _close_chance(self) -> None:
+        assert self.chance is not None
+        self.fresh[self.chance.side] = NOTHING_FRESH
+        self.chance = None
         self.phase = Phase.PLAY
-        self._next_turn(resume_after)
 
     def _coup_fourre(self, seat: int, safety: Card) -> None:
-        """RULES.md §6: the hazard goes, the safety lies crosswise; the declarer draws a card to
-        replace it and takes a full turn; the seats in between lose theirs."""
-        assert self.pending is not None
-        _, side, resume_after = self.pending
-        self.pending = None
-        self.phase = Phase.PLAY
+        """RULES.md §6 and §5a: the hazard goes with every hazard the side is now protected
+        against; the safety lies crosswise; the declarer draws a card to replace it and takes a
+        full turn; the seats in between lose theirs."""
+        chance = self.chance
+        assert chance is not None
+        side = chance.side
+        answered = next(h for h in self.chance_hazards if h in safety.answers)
+        tableau = self.tableaux[side]
+        battle, speed = len(tableau.battle), len(tableau.speed)
         self.hands[seat].remove(safety)
-        self.discards.extend(self.tableaux[side].lay_safety(safety, coup_fourre=True))
-        if not self.draw_pile:
-            if self._no_extra_turn_after_exhaustion():
-                self._next_turn(resume_after)
-                return
-        else:
+        self.discards.extend(tableau.lay_safety(safety, coup_fourre=True, answered=answered))
+        self.fresh[side] = after_clearing(
+            self.fresh[side], battle - len(tableau.battle), speed - len(tableau.speed)
+        )
+        pile_was_empty = not self.draw_pile
+        if not pile_was_empty:
             self.hands[seat].append(self.draw_pile.pop())
-        self._begin_turn(seat)
+        if not self._chance_until_next_draw:
+            # §12: the same seat may go on to answer the next hazard shown, if it is fresh too.
+            if self._offer_chance(side, (seat,), resume=seat):
+                return
+            self._close_chance()
+            self._begin_turn(seat, chance_settled=True)
+            return
+        self._close_chance()
+        if pile_was_empty and self._no_extra_turn_after_exhaustion():
+            self._begin_turn(chance.resume, chance_settled=True)  # nobody loses a turn (§12)
+        else:
+            self._begin_turn(seat, chance_settled=True)
 
     def _complete(self, side: int) -> None:
         """The trip is completed: the hand ends (§8); delayed if the pile has run out."""
@@ -455,20 +520,12 @@ class HandState:
     def _next_turn(self, seat: int) -> None:
         self._begin_turn((seat + 1) % self.players)
 
-    def _begin_turn(self, seat: int) -> None:
+    def _begin_turn(self, seat: int, chance_settled: bool = False) -> None:
         """Give ``seat`` the turn and draw for it; skip empty hands once the pile has run out;
-        end the hand by exhaustion (§8). A coup-fourré chance waiting for this side's turn comes
-        first, before the draw."""
+        end the hand by exhaustion (§8). Under ``victims_next_turn`` a chance waiting for this
+        seat's side comes first, before the draw, and is this seat's alone (§12)."""
         self.phase = Phase.PLAY
-        if self.awaiting_victims:
-            hazard = self.awaiting_victims.pop(seat % self.sides, None)
-            if hazard is not None and self._offer_coup_fourre(
-                hazard, seat % self.sides, resume_after=(seat - 1) % self.players
-            ):
-                return
-        if self.draw_pile:
-            self.hands[seat].append(self.draw_pile.pop())
-        else:
+        if not self.draw_pile:
             if self._exhausted():
                 self.phase = Phase.OVER
                 return
@@ -477,6 +534,13 @@ class HandState:
                 if self.hands[seat]:
                     break
                 seat = (seat + 1) % players
+        side = seat % self.sides
+        if self.fresh[side] != NOTHING_FRESH:
+            if not chance_settled and self._offer_chance(side, (seat,), resume=seat):
+                return
+            self.fresh[side] = NOTHING_FRESH  # older hazards lose their chance
+        if self.draw_pile:
+            self.hands[seat].append(self.draw_pile.pop())
         self.turn = seat
         self.to_act = seat
 

@@ -112,24 +112,38 @@ class Tableau:
         if km == 200:
             self.two_hundreds_by_seat[seat] = self.two_hundreds_by_seat.get(seat, 0) + 1
 
-    def lay_safety(self, safety: Card, coup_fourre: bool) -> list[Card]:
-        """Lay ``safety``; return the hazards it sends to the discard pile (RULES.md §5, §6).
+    def lay_safety(
+        self, safety: Card, *, coup_fourre: bool, answered: Card | None = None
+    ) -> list[Card]:
+        """Lay ``safety`` and clear what it protects against; return the cards it sends to the
+        discard pile, in the order they come off (RULES.md §5a).
 
-        In turn, the matching hazard showing is corrected; as a coup-fourré, the hazard just
-        played (the top card) goes, uncovering what it covered. Right of Way also clears a
-        showing Stop and a showing Speed Limit.
+        A side never has to cure a hazard it is protected against: every hazard on top of the
+        battle pile that any of the side's safeties answers comes off, one at a time, down to
+        the first card that is not one; Right of Way also takes every Speed Limit off the speed
+        pile. For a coup-fourré ``answered`` (the hazard just played) is the first card off and
+        whatever is left on top shows; a safety in turn that took a battle hazard off leaves the
+        pile *corrected* (§3), unless an unprotected hazard shows again.
         """
         assert safety.kind is CardKind.SAFETY
         self.safeties.append(safety)
         if coup_fourre:
             self.coup_fourres.append(safety)
         removed: list[Card] = []
-        if safety is _RIGHT_OF_WAY and self.limited:
-            removed.append(self.speed.pop())
-        top = self.battle_top
-        if top is not None and top in safety.answers:
-            self.battle.pop()
+        speed = self.speed
+        if answered is _SPEED_LIMIT:
+            removed.append(speed.pop())
+        battle = self.battle
+        height = len(battle)
+        while battle:
+            top = battle[-1]
+            if top is None or top not in BATTLE_HAZARDS or not self.protected(top):
+                break
+            battle.pop()
             removed.append(top)
-            if not coup_fourre and self.hazard_showing is None:
-                self.battle.append(None)
+        if safety is _RIGHT_OF_WAY and _SPEED_LIMIT in speed:
+            removed.extend(card for card in reversed(speed) if card is _SPEED_LIMIT)
+            speed[:] = [card for card in speed if card is not _SPEED_LIMIT]
+        if not coup_fourre and len(battle) < height and self.hazard_showing is None:
+            battle.append(None)
         return removed

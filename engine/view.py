@@ -142,8 +142,8 @@ class SeatView:
     def pending_hazard(self) -> Card | None:
         """The hazard this seat may answer with a coup-fourré (only shown to that seat)."""
         state = self._state
-        if state.phase is Phase.COUP_FOURRE and state.to_act == self.seat and state.pending:
-            return state.pending[0]
+        if state.phase is Phase.COUP_FOURRE and state.to_act == self.seat:
+            return state.chance_hazards[0]
         return None
 
     @property

@@ -7,10 +7,13 @@ from __future__ import annotations
 import json
 from random import Random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.cards import Card
 from engine.game import Game
+from engine.moves import CoupFourre, Discard, Play
 from engine.players import make_player
 from engine.rules import Rules
 from engine.state import HAND_SIZE, HandState, Phase
@@ -37,13 +40,13 @@ VARIANTS = st.fixed_dictionaries(
 
 
 @settings(max_examples=60, deadline=None)
-@given(PLAYERS, VARIANTS, st.integers(0, 2**32))
+@given(PLAYERS, VARIANTS, st.integers(0, 2**32), st.booleans())
 def test_invariants_hold_after_every_move(
-    players: int, variants: dict[str, str], seed: int
+    players: int, variants: dict[str, str], seed: int, private_chances: bool
 ) -> None:
     rules = Rules.for_players(players, variants)
     rng = Random(seed)
-    state = HandState.shuffled(rules, rng, dealer=seed % players)
+    state = HandState.shuffled(rules, rng, dealer=seed % players, private_chances=private_chances)
     cards = rules.deck.total()
     while not state.over:
         seat = state.to_act
@@ -59,6 +62,7 @@ def test_invariants_hold_after_every_move(
         twin.apply(move, seat)
         state.apply(move, seat)
         assert state.cards_accounted() == cards
+        assert _protected_hazard_showing(state) is None
         assert [len(h) for h in twin.hands] == [len(h) for h in state.hands]
         if state.phase is Phase.PLAY and state.draw_pile and state.to_act != seat:
             assert all(
@@ -91,3 +95,58 @@ def test_a_copy_does_not_share_state() -> None:
     twin.tableaux[0].battle.append(None)
     assert state.hands[state.to_act]
     assert not state.tableaux[0].battle
+
+
+PLAY_VARIANTS = {
+    "deck": ["reduced", "full"],
+    "hazards": ["on_any_battle_card", "on_rolling"],
+    "speed_limit_on_limit": ["forbidden", "allowed"],
+    "safety_on_hazard": ["needs_roll", "rolls_at_once"],
+    "roll_after_remedy": ["required", "not_required"],
+    "discard_safeties": ["allowed", "forbidden"],
+    "coup_fourre_window": ["until_next_draw", "victims_next_turn"],
+    "safety_after_exhaustion": ["extra_turn", "no_extra_turn"],
+    "exhaustion_end": ["play_out", "no_playable"],
+}
+"""Every play variant of RULES.md §12 with every value."""
+
+
+def _every_combination() -> list[dict[str, str]]:
+    combinations: list[dict[str, str]] = [{}]
+    for key, values in PLAY_VARIANTS.items():
+        combinations = [{**done, key: value} for done in combinations for value in values]
+    return combinations
+
+
+def _protected_hazard_showing(state: HandState) -> str | None:
+    """RULES.md §5a's invariant: no side shows a hazard it is protected against."""
+    for side, tableau in enumerate(state.tableaux):
+        top = tableau.hazard_showing
+        if top is not None and tableau.protected(top):
+            return f"side {side} shows {top} with {tableau.safeties}"
+        if tableau.limited and tableau.protected(Card.SPEED_LIMIT):
+            return f"side {side} is limited with Right of Way"
+    return None
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_no_side_ever_shows_a_hazard_it_is_protected_against(players: int) -> None:
+    """One seeded hand under each of the 512 combinations of play variants, with and without
+    private chances; moves chosen at random, but plays preferred to discards so that hazards
+    stack and safeties land on them."""
+    cleared_stacks = 0
+    for number, variants in enumerate(_every_combination()):
+        rng = Random(f"{players}/{number}")
+        rules = Rules.for_players(players, variants)
+        state = HandState.shuffled(rules, rng, number % players, private_chances=number % 2 == 1)
+        while not state.over:
+            moves = state.legal_moves()
+            plays = [move for move in moves if not isinstance(move, Discard)]
+            move = rng.choice(plays if plays and rng.random() < 0.9 else moves)
+            discards = len(state.discards)
+            state.apply(move)
+            if isinstance(move, Play | CoupFourre) and len(state.discards) - discards > 1:
+                cleared_stacks += 1
+            assert _protected_hazard_showing(state) is None, (variants, state.events)
+        assert check_report(state.report(), rules) == []
+    assert cleared_stacks > 0  # the sweep did put safeties on stacked hazards
