@@ -27,9 +27,19 @@ RECORD_VERSION = 1
 class Game:
     """Hands dealt one after another, the deal passing to the left, until the game ends."""
 
-    def __init__(self, rules: Rules, seed: int, names: Sequence[str] | None = None) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        seed: int,
+        names: Sequence[str] | None = None,
+        *,
+        private_chances: bool = False,
+    ) -> None:
+        """``private_chances``: every coup-fourré chance asks every seat of the attacked side,
+        so a game with people at it does not tell who holds a safety (:mod:`engine.chance`)."""
         self.rules = rules
         self.seed = seed
+        self.private_chances = private_chances
         self.rng = Random(seed)
         word = "Player" if rules.players_per_side == 1 else "Team"
         self.sheet = ScoreSheet(
@@ -48,7 +58,7 @@ class Game:
         deck = list(self.rules.deck.elements())
         self.rng.shuffle(deck)
         self.decks.append(deck[:])
-        hand = HandState(self.rules, deck, self.dealer)
+        hand = HandState(self.rules, deck, self.dealer, private_chances=self.private_chances)
         self.moves.append(hand.events)
         return hand
 
@@ -59,10 +69,12 @@ class Game:
         seed: int,
         names: Sequence[str],
         moves: Iterable[tuple[int, Move]],
+        *,
+        private_chances: bool = False,
     ) -> Game:
         """The game after ``moves`` (seat and move, numbered across its hands): how a stored
         game is brought back. :class:`IllegalMove` if one of them was not legal."""
-        game = cls(rules, seed, names)
+        game = cls(rules, seed, names, private_chances=private_chances)
         for seat, move in moves:
             game.apply(move, seat)
         return game
@@ -124,6 +136,7 @@ class Game:
             "players": self.rules.players,
             "variants": self.rules.variants,
             "seed": self.seed,
+            "private_chances": self.private_chances,
             "names": list(self.sheet.names),
             "hands": [
                 {
@@ -142,7 +155,12 @@ class Game:
         """Play a recorded game again; :class:`InvalidRecord` if it does not reproduce."""
         try:
             rules = Rules.for_players(record["players"], record.get("variants"))
-            game = cls(rules, int(record["seed"]), record.get("names"))
+            game = cls(
+                rules,
+                int(record["seed"]),
+                record.get("names"),
+                private_chances=record.get("private_chances") is True,
+            )
             for number, hand in enumerate(record["hands"]):
                 if [str(card) for card in game.decks[-1]] != list(hand["deck"]):
                     raise InvalidRecord(f"hand {number + 1} was not dealt from this seed")

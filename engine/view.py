@@ -147,6 +147,19 @@ class SeatView:
         return None
 
     @property
+    def pass_begins_turn(self) -> bool:
+        """Whether letting this seat's coup-fourré chance go starts its own turn: then passing
+        is simply its draw (one tap, not two)."""
+        state = self._state
+        chance = state.chance
+        return (
+            chance is not None
+            and state.to_act == self.seat
+            and chance.seats == (self.seat,)
+            and chance.resume == self.seat
+        )
+
+    @property
     def legal_moves(self) -> tuple[Move, ...]:
         if self._legal_moves is None:
             self._legal_moves = tuple(self._state.legal_moves(self.seat))

@@ -119,6 +119,9 @@ FRENCH: dict[str, str] = {
         "a été posée sur votre camp. Poser votre botte hors tour ?"
     ),
     "Let it go": "Laisser passer",
+    "Draw": "Piocher",
+    "Go on": "Continuer",
+    "was played on your side.": "a été posée sur votre camp.",
     "700 km exactly!": "700 bornes pile !",
     "Extend the trip to 1,000 km, or stop the hand here?": (
         "Allonger à 1000 bornes, ou arrêter la manche ici ?"
@@ -141,7 +144,7 @@ FRENCH: dict[str, str] = {
     "on": "sur",
     "discarded": "a défaussé",
     "laid a coup-fourré": "a fait un coup fourré",
-    "let the coup-fourré go": "a laissé passer le coup fourré",
+    "laid no coup-fourré": "n'a pas fait de coup fourré",
     "called the extension": "a annoncé l'allonge",
     "stopped at 700": "s'est arrêté à 700",
     "No move yet.": "Aucun coup pour l'instant.",

@@ -19,6 +19,7 @@ from sqlalchemy import (
     Index,
     String,
     UniqueConstraint,
+    false,
     select,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship, selectinload
@@ -89,6 +90,9 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     seed: Mapped[int | None] = mapped_column(BigInteger)
     """Set for a virtual game (played in the app, not at a table): its deals come from it. Kept
     secret while the game is played, since it tells every hand."""
+    private_chances: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """A virtual game that asks every seat of an attacked side for a coup-fourré, so no view
+    tells who holds a safety; games stored before it replay with the old chances."""
 
     sides: Mapped[list[Side]] = relationship(
         back_populates="game", order_by="Side.index", cascade="all, delete-orphan"

@@ -58,7 +58,11 @@ def start(
         for number, seat in enumerate(seats)
     ]
     game = Game(
-        table_id=table.id, players=players, variants=dict(variants), seed=secrets.randbits(63)
+        table_id=table.id,
+        players=players,
+        variants=dict(variants),
+        seed=new_seed(),
+        private_chances=True,
     )
     tokens: dict[int, str] = {}
     for side in range(rules.sides):
@@ -81,6 +85,11 @@ def start(
     _let_computers_play(game, played)
     db.session.commit()
     return game, played, tokens
+
+
+def new_seed() -> int:
+    """A fresh secret seed for a game's deals (tests fix it to replay a known game)."""
+    return secrets.randbits(63)
 
 
 def _check_seats(table: Table, rules: Rules, seats: Sequence[Mapping[str, Any]]) -> None:
@@ -122,6 +131,7 @@ def engine_game(game: Game) -> EngineGame:
         game.seed,
         [side.name for side in game.sides],
         ((stored.seat, move_from_dict(stored.move)) for stored in game.moves),
+        private_chances=game.private_chances,
     )
 
 
@@ -201,10 +211,14 @@ def _apply(game: Game, played: EngineGame, seat: int, move: Move) -> None:
 
 
 def events(played: EngineGame, seat: int | None, since: int) -> list[dict[str, Any]]:
-    """The moves from number ``since`` on, as ``seat`` (None: a watcher) may see them: a seat
-    letting a coup-fourré go is seen by that seat only, or it would show the safety it holds."""
+    """The moves from number ``since`` on, as ``seat`` (None: a watcher) may see them.
+
+    Under private chances every seat of an attacked side answers every chance, holder or not,
+    so every answer is shown. A game stored before them asked only the holder: there a seat
+    letting a coup-fourré go is seen by that seat only.
+    """
     return [
         {"number": number, "hand": hand, "seat": by, **move.to_dict()}
         for number, hand, by, move in played.events(since)
-        if by == seat or not isinstance(move, PassCoupFourre)
+        if played.private_chances or by == seat or not isinstance(move, PassCoupFourre)
     ]

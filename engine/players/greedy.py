@@ -5,7 +5,7 @@ from __future__ import annotations
 from random import Random
 
 from engine.cards import Card, CardKind
-from engine.moves import CALL, CoupFourre, Discard, Move, Play
+from engine.moves import CALL, PASS, CoupFourre, Discard, Move, Play
 from engine.view import SeatView
 
 
@@ -23,6 +23,8 @@ class GreedyPlayer:
         for move in moves:
             if isinstance(move, CoupFourre) or move is CALL:
                 return move
+        if PASS in moves:  # a chance without the safety (private chances ask every seat)
+            return PASS
         return max(moves, key=lambda move: (self._value(view, move), self.rng.random()))
 
     @staticmethod

@@ -8,7 +8,7 @@ from random import Random
 from typing import NamedTuple
 
 from engine.cards import Card, CardKind, remedy_for, safety_for
-from engine.moves import CALL, DECLINE, CoupFourre, Discard, Move, Play
+from engine.moves import CALL, DECLINE, PASS, CoupFourre, Discard, Move, Play
 from engine.view import SeatView, TableauView
 
 SAFETY_POINTS_NOW = 10
@@ -28,6 +28,8 @@ class StrongPlayer:
         for move in moves:
             if isinstance(move, CoupFourre):
                 return move
+        if PASS in moves:  # a chance without the safety (private chances ask every seat)
+            return PASS
         if CALL in moves:
             return CALL if self._should_extend(view) else DECLINE
         return self.ranked(view)[0]

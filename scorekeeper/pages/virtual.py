@@ -150,8 +150,10 @@ def _page(game: Game, seat: Seat, token: str, notice: str | None) -> str:
     moves = [] if state is None else [legal.to_dict() for legal in state.legal_moves]
     options: dict[str, list[dict[str, Any]]] = {}
     for wire in moves:
-        if "card" in wire:
+        if wire["move"] in ("play", "discard"):
             options.setdefault(wire["card"], []).append(wire)
+    draws = state is not None and state.pass_begins_turn and state.draw_pile > 0
+    holds_safety = any(wire["move"] == "coup_fourre" for wire in moves)
     current_hand = len(played.sheet.hands) + 1
     recent = virtual.events(played, seat.seat, max(0, played.move_count - RECENT_EVENTS))
     hand_just_ended = bool(view["hands"]) and (played.over or len(played.moves[-1]) < game.players)
@@ -175,7 +177,33 @@ def _page(game: Game, seat: Seat, token: str, notice: str | None) -> str:
         poll=url_for(".play", token=token),
         action=url_for(".move", token=token),
         card_svg=card_svg,
+        holds_safety=holds_safety,
+        move_label=lambda wire: move_label(wire, names, draws=draws, holds_safety=holds_safety),
     )
+
+
+def move_label(wire: dict[str, Any], names: list[str], *, draws: bool, holds_safety: bool) -> str:
+    """What the button of a move says: the move it sends, in the player's words. Every move
+    button of the seat's page is labelled here, so none can say one thing and send another.
+
+    Letting a coup-fourré chance go is the seat's draw when its own turn comes next (``draws``);
+    a seat without the safety is asked too, under private chances, and just goes on.
+    """
+    kind = wire["move"]
+    if kind == "play":
+        target = wire.get("target")
+        return translate("Play") if target is None else f"{translate('On')} {names[target]}"
+    if kind == "discard":
+        return translate("Discard")
+    if kind == "coup_fourre":
+        return translate("Coup-fourré!")
+    if kind == "pass":
+        if draws:
+            return translate("Draw")
+        return translate("Let it go") if holds_safety else translate("Go on")
+    if kind == "call_extension":
+        return translate("Extend to 1,000")
+    return translate("Stop at 700")
 
 
 KIND_COLOURS = {

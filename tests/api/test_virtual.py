@@ -12,10 +12,19 @@ import pytest
 from flask import Flask
 
 from engine.game import Game as EngineGame
+from scorekeeper import virtual
 from tests.api.conftest import TableAccess
 from tests.api.test_concurrency import PHONES, all_at_once
 
 NAMES = itertools.count(1)
+
+
+@pytest.fixture(autouse=True)
+def known_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every game of a test is dealt from a known seed, so what a test meets is the same on
+    every run (and a test that needs a situation asserts the seed gave it)."""
+    seeds = itertools.count(20261124)
+    monkeypatch.setattr(virtual, "new_seed", lambda: next(seeds))
 
 
 @dataclass
@@ -245,7 +254,10 @@ def test_six_players_start_with_three_teams(table: TableAccess) -> None:
     assert view["state"]["to_act"] == 0 and len(view["state"]["tableaux"]) == 3
 
 
-def test_a_whole_game_lands_in_the_history_and_replays(table: TableAccess) -> None:
+def test_a_whole_game_lands_in_the_history_and_replays(
+    table: TableAccess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(virtual, "new_seed", lambda: 20261132)  # ends on the player's move
     body, seats = started(table, [None, "strong"])
     url = seats[0].url
     assert table.client.get(url + "/record", headers=table.headers).status_code == 409
@@ -267,9 +279,9 @@ def test_a_whole_game_lands_in_the_history_and_replays(table: TableAccess) -> No
     assert seats[0].move(view["next_move"], {"move": "pass"}).status_code == 409
     last = record["hands"][-1]["moves"][-1] if "score" in record["hands"][-1] else None
     last = last or record["hands"][-2]["moves"][-1]
-    if last.pop("seat") == 0:  # the winning move was the player's: a retry of it is answered
-        retry = seats[0].move(view["next_move"] - 1, last)
-        assert (retry.status_code, retry.headers.get("Idempotent-Replayed")) == (200, "true")
+    assert last.pop("seat") == 0  # the known deal ends on the player's move: a retry of it
+    retry = seats[0].move(view["next_move"] - 1, last)  # is answered as a retry
+    assert (retry.status_code, retry.headers.get("Idempotent-Replayed")) == (200, "true")
 
 
 def test_concurrent_moves_never_fork_the_game(app: Flask, table: TableAccess) -> None:
@@ -290,3 +302,49 @@ def test_concurrent_moves_never_fork_the_game(app: Flask, table: TableAccess) ->
     assert after["next_move"] == view["next_move"] + 1
     assert len([e for e in after["events"] if e["number"] == view["next_move"]]) == 1
     assert PHONES == len(statuses)
+
+
+HAZARDS = {"accident", "out_of_gas", "flat_tire", "stop", "speed_limit"}
+ANSWERS = {"pass", "coup_fourre"}
+
+
+def test_every_hazard_is_answered_by_the_attacked_side_holder_or_not(table: TableAccess) -> None:
+    """RULES.md §6 with private chances: after every hazard the game asks the attacked side, so
+    the phase, the seat waited for and the event log are the same whether or not a seat holds
+    the safety. Two people partner against two computers; both people are asked in turn."""
+    _, seats = started(table, [None, "strong", None, "strong"])
+    rng = Random(11)
+    asked_without_safety = asked_with_safety = 0
+    view = seats[0].read()
+    while view["state"] is not None and len(view["game"]["hands"]) < 2:
+        state = view["state"]
+        mine = seats[state["to_act"]].read()
+        moves = mine["state"]["legal_moves"]
+        if state["phase"] == "coup_fourre":
+            assert mine["state"]["pending_hazard"] in HAZARDS
+            if moves == [{"move": "pass"}]:
+                asked_without_safety += 1
+            else:
+                asked_with_safety += 1
+            move = moves[0]
+        else:
+            plays = [move for move in moves if move["move"] == "play"]
+            move = rng.choice(plays or moves)
+        response = seats[state["to_act"]].move(mine["next_move"], move)
+        assert response.status_code == 200, response.get_json()
+        view = response.get_json()
+    assert asked_without_safety > 0  # the known deals did put hazards on the people's side
+    watcher = table.client.get(seats[0].url, headers=table.headers).get_json()
+    events = watcher["events"]
+    hazards = [
+        index
+        for index, event in enumerate(events)
+        if event["move"] == "play" and event.get("card") in HAZARDS
+    ]
+    assert len(hazards) > 5
+    for index in hazards:
+        if index + 1 == len(events) or events[index + 1]["hand"] != events[index]["hand"]:
+            continue  # the hazard ended the hand
+        answer = events[index + 1]
+        assert answer["move"] in ANSWERS, (events[index], answer)
+        assert answer["seat"] % 2 == events[index]["target"], (events[index], answer)

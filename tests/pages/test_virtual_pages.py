@@ -3,8 +3,12 @@ players and play a whole hand by tapping cards."""
 
 from __future__ import annotations
 
+import re
+
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from scorekeeper import virtual
 from tests.pages.conftest import PHONE
 from tests.pages.test_pages import add_players, create_table
 
@@ -24,9 +28,10 @@ def deal(page: Page, server: str, seats: list[str], table: str = "Virtual") -> N
 
 
 def take_a_turn(page: Page) -> None:
-    """What a cautious player does: lay a coup-fourré, stop at 700, else play the first card
-    that can be played, else discard the first card."""
-    for name in ("Coup-fourré!", "Stop at 700"):
+    """What a cautious player does: lay a coup-fourré, stop at 700, draw when a hazard it cannot
+    answer was played on it, else play the first card that can be played, else discard the
+    first card."""
+    for name in ("Coup-fourré!", "Stop at 700", "Draw", "Go on"):
         button = page.get_by_role("button", name=name)
         if button.count():
             button.first.click()
@@ -96,3 +101,50 @@ def test_the_virtual_pages_in_french(page: Page, live_server: str) -> None:
     page.get_by_role("link", name="FR", exact=True).click()
     expect(page.get_by_role("heading", name="Votre main")).to_be_visible()
     expect(page.get_by_role("button", name="Défausser").first).to_be_visible()
+
+
+LABELS = {
+    "play": re.compile(r"^(Play|On .+)$"),
+    "discard": re.compile(r"^Discard$"),
+    "coup_fourre": re.compile(r"^Coup-fourré!$"),
+    "pass": re.compile(r"^(Draw|Let it go|Go on)$"),
+    "call_extension": re.compile(r"^Extend to 1,000$"),
+    "decline_extension": re.compile(r"^Stop at 700$"),
+}
+"""What the button of each move may say (RULES.md's words for the move it sends)."""
+
+
+def check_every_button_says_what_it_sends(page: Page) -> set[str]:
+    """Each move form's button against the move its hidden fields send; the moves seen."""
+    seen = set()
+    forms = page.locator("form.move")
+    for number in range(forms.count()):
+        form = forms.nth(number)
+        move = form.locator("input[name=move]").get_attribute("value")
+        assert move in LABELS
+        seen.add(move)
+        expect(form.get_by_role("button")).to_have_text(LABELS[move])
+        if move == "play" and form.locator("input[name=target]").count():
+            expect(form.get_by_role("button")).to_have_text(re.compile(r"^On "))
+    return seen
+
+
+def test_every_button_says_what_it_sends(
+    page: Page, live_server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A whole hand against a computer on a known deal, every button of every page checked;
+    the deal puts hazards on the player, so the coup-fourré prompt is met too."""
+    monkeypatch.setattr(virtual, "new_seed", lambda: 7)
+    deal(page, live_server, ["Ann", "Computer (strong)"], table="Labels")
+    seen: set[str] = set()
+    chances = 0
+    for _ in range(MOVES_IN_A_HAND):
+        if page.locator("#hand-over").count():
+            break
+        expect(page.locator("form.move").first).to_be_visible()
+        seen |= check_every_button_says_what_it_sends(page)
+        chances += page.get_by_text("was played on your side").count()
+        take_a_turn(page)
+    expect(page.locator("#hand-over")).to_be_visible()
+    assert {"play", "discard", "pass"} <= seen
+    assert chances > 0

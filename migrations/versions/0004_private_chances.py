@@ -1,0 +1,31 @@
+"""Private coup-fourré chances: a virtual game asks every seat of an attacked side.
+
+Games stored before keep the old chances (only a holder of the safety was asked), so their
+stored moves still replay exactly.
+
+Revision ID: 0004_private_chances
+Revises: 0003_virtual_games
+Create Date: 2026-11-24 02:40:00.000000
+
+"""
+
+import sqlalchemy as sa
+from alembic import op
+
+# revision identifiers, used by Alembic.
+revision = "0004_private_chances"
+down_revision = "0003_virtual_games"
+branch_labels = None
+depends_on = None
+
+
+def upgrade():
+    with op.batch_alter_table("games", schema=None) as batch_op:
+        batch_op.add_column(
+            sa.Column("private_chances", sa.Boolean(), nullable=False, server_default=sa.false())
+        )
+
+
+def downgrade():
+    with op.batch_alter_table("games", schema=None) as batch_op:
+        batch_op.drop_column("private_chances")
