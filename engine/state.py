@@ -3,8 +3,10 @@
 The state machine of RULES.md §2–§8. A seat asks for :meth:`HandState.legal_moves`, chooses one and
 :meth:`HandState.apply` checks it (an illegal move raises :class:`IllegalMove` naming the rule),
 changes the state and logs an event. Drawing is not a decision, so the engine draws for the seat
-whose turn begins. A coup-fourré chance is a phase of the rules offered to the one seat that can
-take it, never a clock (§6). ``copy`` is shallow per container: cheap enough for search players.
+whose turn begins. A coup-fourré chance is a phase of the rules in which the seats asked answer
+one after another, never a clock (§6; who is asked: :mod:`engine.chance`). A safety clears every
+hazard its side is protected against (§5a, :meth:`engine.tableau.Tableau.lay_safety`). ``copy``
+is shallow per container: cheap enough for search players.
 """
 
 from __future__ import annotations
