@@ -208,3 +208,18 @@ def test_right_of_way_takes_every_limit_off_even_under_an_end_of_limit() -> None
     )
     assert state.tableaux[0].speed == [C.END_OF_LIMIT]
     assert state.discards.count(C.SPEED_LIMIT) == 2
+
+
+def test_under_no_playable_a_side_cleared_by_its_safety_plays_on() -> None:
+    """The knock-on of §5a under ``exhaustion_end: no_playable``: with the pile empty, Right of
+    Way over two Stops leaves the side rolling, so the hand goes on instead of ending."""
+    state = position(
+        [C.RIGHT_OF_WAY, C.DISTANCE_100],
+        own=[C.ROLL, C.STOP, C.STOP],
+        variants={"exhaustion_end": "no_playable"},
+    )
+    state.draw_pile.clear()
+    state.hands[1] = [C.DISTANCE_25]
+    state.apply(Play(C.RIGHT_OF_WAY))
+    assert (state.over, state.to_act) == (False, 0)
+    assert plays(state) == {Play(C.DISTANCE_100)}
