@@ -145,6 +145,7 @@ def script(port: int) -> tuple[str, dict[str, Answer], dict[str, str]]:
                     "for _ in $(seq 300); do "
                     f"(exec 3<>/dev/tcp/127.0.0.1/{port}) 2>/dev/null && break; sleep 0.1; done"
                 )
+                lines.append('kill -0 "$(cat server.pid)"  # the port is answered by our server')
                 continue
             lines.append(line)
             answer = ANSWER_LINE.match(line)
