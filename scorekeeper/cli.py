@@ -129,7 +129,8 @@ def render_sheet(sheet: dict[str, Any]) -> str:
     "--replay",
     "replay_file",
     type=click.File("r"),
-    help="Replay the games of a --json file and check they reproduce.",
+    help="Replay the games of a --json file, or one game's record as the API gives it, and check "
+    "they reproduce.",
 )
 def simulate_command(
     names: str,
@@ -179,11 +180,23 @@ def simulate_command(
 
 
 def _replay(source: TextIO) -> None:
-    records = json.load(source)
+    """Replay a list of records (``simulate --json``) or one record (the API's ``…/record``)."""
+    try:
+        document = parse_json(source.read())
+    except ValueError as error:
+        click.echo(f"The file is not valid JSON: {error}.", err=True)
+        sys.exit(EXIT_REFUSED)
+    records = [document] if isinstance(document, dict) else document
+    if not isinstance(records, list):
+        click.echo("The file holds neither a game's record nor a list of them.", err=True)
+        sys.exit(EXIT_REFUSED)
     for number, record in enumerate(records):
         try:
+            if not isinstance(record, dict):
+                raise InvalidRecord("a game's record is a JSON object")
             Game.replay(record)
         except InvalidRecord as error:
             click.echo(f"game {number}: {error}", err=True)
             sys.exit(EXIT_REFUSED)
-    click.echo(f"{len(records)} games replayed identically.")
+    games = "1 game" if len(records) == 1 else f"{len(records)} games"
+    click.echo(f"{games} replayed identically.")

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from engine.rules import Rules
@@ -212,3 +213,31 @@ def test_replay_refuses_a_tampered_hand_score(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["simulate", "--replay", str(record)])
     assert result.exit_code == 1
     assert "hand 1 scores differently" in result.output
+
+
+def test_replay_reads_one_game_record_as_the_api_gives_it(tmp_path: Path) -> None:
+    # GET …/virtual-games/{id}/record answers one game's record (a JSON object), not a list.
+    record = tmp_path / "record.json"
+    record.write_text(json.dumps(simulate_json(tmp_path)[0]))
+    result = CliRunner().invoke(cli, ["simulate", "--replay", str(record)])
+    assert result.exit_code == 0, result.output
+    assert "1 game replayed identically." in result.output
+
+
+def test_replay_refuses_one_tampered_game_record(tmp_path: Path) -> None:
+    game = simulate_json(tmp_path)[0]
+    game["totals"][0] += 1
+    record = tmp_path / "record.json"
+    record.write_text(json.dumps(game))
+    result = CliRunner().invoke(cli, ["simulate", "--replay", str(record)])
+    assert result.exit_code == 1
+    assert "the replayed totals differ" in result.output
+
+
+@pytest.mark.parametrize("text", ["{not json", "42", '["a game"]', '{"players": 2}'])
+def test_replay_refuses_what_is_not_a_record_without_a_traceback(tmp_path: Path, text: str) -> None:
+    record = tmp_path / "record.json"
+    record.write_text(text)
+    result = CliRunner().invoke(cli, ["simulate", "--replay", str(record)])
+    assert result.exit_code == 1
+    assert result.exception is None or isinstance(result.exception, SystemExit)

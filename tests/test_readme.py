@@ -1,0 +1,349 @@
+"""The README, run as a newcomer would run it, and the rules reference the code cites.
+
+How the README is run:
+
+- Its fenced blocks are read in order. Each ```json block must name, in a link just above it, the
+  file of ``examples/`` it shows, and must be that file. Each ```sh block is run for real, all of
+  them in one bash session (so shell variables carry from block to block, as they do for a reader
+  pasting the blocks in order) under ``set -euo pipefail``, in a scratch folder holding a copy of
+  ``examples/`` and a ``.venv`` link to the environment running the tests. A ```text block right
+  after a ```sh block is that block's output, exactly.
+- Not run: lines starting with ``make`` (``make run`` serves until stopped, and ``make test`` is
+  what runs this test); every other line runs as written.
+- The server is the README's own production line: the migration line before it runs as written,
+  and the gunicorn line is started in the background, on a new SQLite database in a temporary
+  instance folder (``DATABASE_URL``) with its own ``SECRET_KEY``. The one rewrite: every
+  ``127.0.0.1:<port>`` in a command becomes the free port the test picked.
+- Answers: curl reads a ``.curlrc`` (``CURL_HOME``) that writes each response's status to stderr,
+  so the commands stay as written. After each ``# -> NNN …`` line the script prints a mark: the
+  commands since the previous mark must have made exactly one request, answered NNN, and every
+  header (``ETag: "…"``, ``Idempotent-Replayed: true``) or JSON field (``"status": "won"``) the line
+  shows must be in their output. A request with no ``# ->`` line after it fails the test too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+RULES = ROOT / "RULES.md"
+EXAMPLES = ROOT / "examples"
+
+SERVER_LINE = re.compile(r"^\S*/gunicorn\s")
+ANSWER_LINE = re.compile(r"^#\s*->\s*(\d{3})\b(.*)$")
+SHOWN_HEADER = re.compile(r"\b(ETag|Idempotent-Replayed|Location): (\"[^\"]*\"|[^\s\"]+)")
+SHOWN_FIELD = re.compile(r'"(\w+)": ("[^"…]*"|-?\d+|null|true|false|\[[-\d, ]*\])')
+MARK = "@@mark "
+STATUS = "@@status "
+
+
+@dataclass
+class Block:
+    """A fenced block of the README and the prose just above it."""
+
+    kind: str
+    text: str
+    line: int
+    above: str
+
+
+@dataclass
+class Answer:
+    """What a ``# ->`` line says the request just before it gets."""
+
+    status: int
+    shown: str
+    command: str
+    headers: list[tuple[str, str]] = field(default_factory=list)
+    fields: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass
+class Run:
+    """The README run: each mark's stdout and statuses, the answers expected, and the outputs."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+    server_log: str
+    segments: dict[str, tuple[str, list[int]]]
+    answers: dict[str, Answer]
+    outputs: dict[str, str]
+
+
+def blocks() -> list[Block]:
+    """The README's fenced blocks, in order."""
+    found: list[Block] = []
+    lines = README.read_text(encoding="utf-8").splitlines()
+    above: list[str] = []
+    index = 0
+    while index < len(lines):
+        opening = re.match(r"^```(\w*)", lines[index])
+        if opening is None:
+            above.append(lines[index])
+            index += 1
+            continue
+        end = lines.index("```", index + 1)
+        text = "\n".join(lines[index + 1 : end])
+        found.append(Block(opening[1], text, index + 1, "\n".join(above)))
+        above = []
+        index = end + 1
+    return found
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def script(port: int) -> tuple[str, dict[str, Answer], dict[str, str]]:
+    """The bash script of every ```sh block, marked; the answers and outputs it should give."""
+    lines = [
+        "set -euo pipefail",
+        "trap 'echo \"@@failed at line $LINENO: $BASH_COMMAND\" >&2' ERR",
+    ]
+    answers: dict[str, Answer] = {}
+    outputs: dict[str, str] = {}
+    every = blocks()
+
+    def mark(name: str) -> None:
+        lines.append(f"printf '\\n{MARK}{name}\\n'; printf '{MARK}{name}\\n' >&2")
+
+    command: list[str] = []
+    for number, block in enumerate(every):
+        if block.kind != "sh":
+            continue
+        name = f"block-{block.line}"
+        following = every[number + 1] if number + 1 < len(every) else None
+        if following is not None and following.kind == "text":
+            outputs[name] = following.text
+        for line in block.text.splitlines():
+            if line.startswith("make "):
+                continue
+            line = re.sub(r"127\.0\.0\.1:\d+", f"127.0.0.1:{port}", line)
+            if SERVER_LINE.match(line):
+                lines.append(f"{line} > server.log 2>&1 &")
+                lines.append("echo $! > server.pid")
+                lines.append(
+                    "for _ in $(seq 300); do "
+                    f"(exec 3<>/dev/tcp/127.0.0.1/{port}) 2>/dev/null && break; sleep 0.1; done"
+                )
+                lines.append('kill -0 "$(cat server.pid)"  # the port is answered by our server')
+                continue
+            lines.append(line)
+            answer = ANSWER_LINE.match(line)
+            if answer is None:
+                if line.strip() and not line.lstrip().startswith("#"):
+                    command.append(line.strip())
+                continue
+            shown = answer[2]
+            key = f"answer-{len(answers)}"
+            answers[key] = Answer(
+                status=int(answer[1]),
+                shown=line,
+                command=" ".join(command),
+                headers=SHOWN_HEADER.findall(shown),
+                fields=SHOWN_FIELD.findall(shown),
+            )
+            command = []
+            mark(key)
+        mark(name)  # what the block printed since its last answer (all of it, if it has none)
+        command = []
+    mark("end")
+    return "\n".join(lines) + "\n", answers, outputs
+
+
+def split(stream: str, with_statuses: bool) -> dict[str, tuple[str, list[int]]]:
+    """Each mark's share of ``stream``: what came before it since the previous mark."""
+    segments: dict[str, tuple[str, list[int]]] = {}
+    text: list[str] = []
+    statuses: list[int] = []
+    for line in stream.split("\n"):
+        if line.startswith(MARK):
+            segments[line.removeprefix(MARK)] = ("\n".join(text), statuses)
+            text, statuses = [], []
+        elif with_statuses and line.startswith(STATUS):
+            statuses.append(int(line.removeprefix(STATUS)))
+        else:
+            text.append(line)
+    return segments
+
+
+@pytest.fixture(scope="module")
+def readme_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Run]:
+    """Every command of the README, run once in a scratch folder against a new server."""
+    missing = [tool for tool in ("bash", "curl", "python3") if shutil.which(tool) is None]
+    if missing:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI needs {', '.join(missing)} to run the README's commands")
+        pytest.skip(f"the README's commands need {', '.join(missing)}")
+    scratch = tmp_path_factory.mktemp("clone")
+    shutil.copytree(EXAMPLES, scratch / "examples")
+    (scratch / ".venv").symlink_to(Path(sys.prefix), target_is_directory=True)
+    instance = tmp_path_factory.mktemp("instance")
+    curl_home = tmp_path_factory.mktemp("curl")
+    (curl_home / ".curlrc").write_text(f'write-out = "%{{stderr}}{STATUS}%{{http_code}}\\n"\n')
+    port = free_port()
+    text, answers, outputs = script(port)
+    (scratch / "readme.sh").write_text(text)
+    environment = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{instance / 'scorekeeper.sqlite3'}",
+        "SECRET_KEY": secrets.token_urlsafe(32),
+        "CURL_HOME": str(curl_home),
+    }
+    try:
+        done = subprocess.run(
+            ["bash", "readme.sh"],
+            cwd=scratch,
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+    finally:
+        _stop_server(scratch / "server.pid")
+    log = scratch / "server.log"
+    stdout = split(done.stdout, with_statuses=False)
+    stderr = split(done.stderr, with_statuses=True)
+    yield Run(
+        returncode=done.returncode,
+        stdout=done.stdout,
+        stderr=done.stderr,
+        server_log=log.read_text() if log.exists() else "",
+        segments={key: (stdout.get(key, ("", []))[0], stderr[key][1]) for key in stderr},
+        answers=answers,
+        outputs=outputs,
+    )
+
+
+def _stop_server(pid_file: Path) -> None:
+    if not pid_file.exists():
+        return
+    pid = int(pid_file.read_text())
+    try:
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            os.kill(pid, 0)
+            time.sleep(0.1)
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def test_every_command_of_the_readme_runs(readme_run: Run) -> None:
+    assert readme_run.returncode == 0, (
+        f"stderr:\n{readme_run.stderr[-3000:]}\nserver:\n{readme_run.server_log[-2000:]}"
+    )
+    assert "end" in readme_run.segments
+
+
+def test_the_readme_starts_its_server_with_the_production_line() -> None:
+    sh = [block.text for block in blocks() if block.kind == "sh"]
+    servers = [line for text in sh for line in text.splitlines() if SERVER_LINE.match(line)]
+    assert len(servers) == 1 and "scorekeeper:create_app()" in servers[0]
+    before = "\n".join(sh).split(servers[0])[0]
+    assert "scorekeeper db upgrade" in before
+
+
+def test_every_request_is_answered_as_the_readme_says(readme_run: Run) -> None:
+    assert len(readme_run.answers) >= 30
+    wrong = []
+    for key, answer in readme_run.answers.items():
+        _, statuses = readme_run.segments.get(key, ("", []))
+        if statuses != [answer.status]:
+            wrong.append(f"{answer.command}\n  README: {answer.status}; server: {statuses}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_every_request_has_its_answer_line(readme_run: Run) -> None:
+    unannounced = {
+        key: statuses
+        for key, (_, statuses) in readme_run.segments.items()
+        if key not in readme_run.answers and statuses
+    }
+    assert not unannounced, f"requests with no '# ->' line after them, before mark: {unannounced}"
+
+
+def test_headers_and_fields_the_readme_shows_are_sent(readme_run: Run) -> None:
+    checked = 0
+    wrong = []
+    for key, answer in readme_run.answers.items():
+        output = readme_run.segments.get(key, ("", []))[0]
+        for name, value in answer.headers:
+            checked += 1
+            if not re.search(rf"(?im)^{name}: {re.escape(value)}\r?$", output):
+                wrong.append(f"{answer.shown}\n  no header {name}: {value} in:\n{output[:800]}")
+        for name, value in answer.fields:
+            checked += 1
+            pattern = re.escape(value).replace(",\\ ", r",\s*")
+            if not re.search(rf'"{name}":\s*{pattern}(?![\w.])', output):
+                wrong.append(f"{answer.shown}\n  no {name}: {value} in:\n{output[:800]}")
+    assert checked >= 40
+    assert not wrong, "\n".join(wrong)
+
+
+def test_outputs_the_readme_shows_are_printed(readme_run: Run) -> None:
+    assert readme_run.outputs, "the README shows no command output to check"
+    for key, expected in readme_run.outputs.items():
+        printed = readme_run.segments.get(key, ("", []))[0]
+        assert printed.strip("\n") == expected.strip("\n"), key
+
+
+def test_json_examples_are_the_shipped_files() -> None:
+    shown = [block for block in blocks() if block.kind == "json"]
+    assert shown
+    for block in shown:
+        links = re.findall(r"\((examples/[\w.-]+\.json)\)", block.above)
+        assert links, f"the JSON at README line {block.line} names no file of examples/"
+        path = ROOT / links[-1]
+        assert json.loads(block.text) == json.loads(path.read_text(encoding="utf-8")), path.name
+
+
+def test_every_example_file_is_used_by_the_readme() -> None:
+    text = README.read_text(encoding="utf-8")
+    files = sorted(path.name for path in EXAMPLES.iterdir() if path.is_file())
+    assert files
+    assert [name for name in files if f"examples/{name}" not in text] == []
+
+
+def test_every_json_example_is_valid_json() -> None:
+    for path in EXAMPLES.glob("*.json"):
+        json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_the_rules_reference_has_every_section_the_code_cites() -> None:
+    sections = re.findall(r"^## (\d+a?)\. ", RULES.read_text(encoding="utf-8"), re.MULTILINE)
+    assert sections == [*map(str, range(1, 6)), "5a", *map(str, range(6, 14))]
+    cited: dict[str, str] = {}
+    sources = [
+        *ROOT.glob("engine/**/*.py"),
+        *ROOT.glob("scorekeeper/**/*.py"),
+        *ROOT.glob("scorekeeper/templates/**/*.html"),
+        ROOT / "openapi.yaml",
+        README,
+        RULES,
+    ]
+    for path in sources:
+        for number in re.findall(r"§\s?(\d+a?)", path.read_text(encoding="utf-8")):
+            cited.setdefault(number, str(path.relative_to(ROOT)))
+    assert {"4", "5", "11", "12"} <= cited.keys()
+    assert {number: where for number, where in cited.items() if number not in sections} == {}
