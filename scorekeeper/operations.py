@@ -51,22 +51,26 @@ def create_player(table: Table, name: str) -> Player:
     """A new player at ``table``; names are unique within a table."""
     player = Player(table_id=table.id, name=name)
     db.session.add(player)
-    _commit_unique_name(name)
+    _flush_unique_name(name)
+    db.session.commit()
     return player
 
 
 def rename_player(player: Player, name: str) -> Player:
     """Rename a player. The games they sat in show the new name, so their ETags change too."""
     player.name = name
+    _flush_unique_name(name)  # before any query: its autoflush would raise outside the check
     for game in db.session.execute(select(Game).where(Game.played_by(player.id))).scalars():
         game.updated_at = utcnow()
-    _commit_unique_name(name)
+    db.session.commit()
     return player
 
 
-def _commit_unique_name(name: str) -> None:
+def _flush_unique_name(name: str) -> None:
+    """Write the pending name; the database's unique constraint decides (so two phones adding
+    the same name at once cannot both succeed), and a refusal is 409 with nothing changed."""
     try:
-        db.session.commit()
+        db.session.flush()
     except IntegrityError:
         db.session.rollback()
         raise Conflict(f"This table already has a player called {name!r}.") from None

@@ -144,3 +144,18 @@ def test_two_sides_cannot_share_a_name(table: TableAccess) -> None:
     response = table.post("/games", body)
     assert response.status_code == 422
     assert response.get_json()["errors"][0]["path"] == "/sides/1/name"
+
+
+def test_renaming_to_a_taken_name_is_409_and_changes_nothing(table: TableAccess) -> None:
+    ann, bob = table.add_players("Ann", "Bob")
+    table.start_game(2, [[ann], [bob]])  # the rename touches the games Bob sat in
+    response = table.patch(f"/players/{bob}", {"name": "Ann"})
+    assert response.status_code == 409
+    assert response.mimetype == PROBLEM
+    assert "Ann" in response.get_json()["detail"]
+    assert [p["name"] for p in table.get("/players").get_json()["items"]] == ["Ann", "Bob"]
+
+
+def test_renaming_a_player_to_their_own_name_is_no_conflict(table: TableAccess) -> None:
+    (ann,) = table.add_players("Ann")
+    assert table.patch(f"/players/{ann}", {"name": "Ann"}).status_code == 200
