@@ -242,4 +242,5 @@ class IdempotencyRecord(db.Model):  # type: ignore[name-defined,misc]
     status: Mapped[int]
     response: Mapped[dict[str, Any]] = mapped_column(JSON)
     location: Mapped[str | None] = mapped_column(String(255))
+    etag: Mapped[str | None] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)

@@ -29,7 +29,7 @@ def test_db_upgrade_creates_every_table_on_a_fresh_database(tmp_path: Path) -> N
     with sqlite3.connect(path) as connection:
         (revision,) = connection.execute("SELECT version_num FROM alembic_version").fetchone()
         tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
-    assert revision == "0003_virtual_games"
+    assert revision == "0004_replayed_etags"
     assert {"tables", "players", "games", "sides", "seats", "hands", "virtual_moves"} <= tables
     with app.app_context():
         db.engine.dispose()

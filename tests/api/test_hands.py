@@ -260,3 +260,13 @@ def test_a_hands_etag_changes_when_an_earlier_hand_is_corrected(
     response = table.get(game_url + "/hands/2", headers={"If-None-Match": second})
     assert response.status_code == 200
     assert response.get_json()["totals"] == [2200, 450]
+
+
+def test_a_replayed_hand_carries_the_first_answers_etag(table: TableAccess, game_url: str) -> None:
+    key = {"Idempotency-Key": "phone-1-hand-1"}
+    first = table.post(game_url + "/hands", SMALL, headers=key)
+    again = table.post(game_url + "/hands", SMALL, headers=key)
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["ETag"] == first.headers["ETag"]
+    assert table.get(game_url + "/hands/1").headers["ETag"] == first.headers["ETag"]
+
