@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import jsonschema
 import pytest
+import yaml
 
 from tests.api.conftest import TableAccess
+from tests.contract import SPEC_PATH
 
 WIN = {"sides": [{"distance": 700, "two_hundreds": 0, "completed_trip": True}, {"distance": 0}]}
 SMALL = {"sides": [{"distance": 300}, {"distance": 450}]}
@@ -270,3 +273,17 @@ def test_a_replayed_hand_carries_the_first_answers_etag(table: TableAccess, game
     assert again.headers["ETag"] == first.headers["ETag"]
     assert table.get(game_url + "/hands/1").headers["ETag"] == first.headers["ETag"]
 
+
+def test_the_contract_refuses_if_match_star_as_the_server_does(
+    table: TableAccess, game_url: str
+) -> None:
+    table.post(game_url + "/hands", SMALL)
+    parameter = yaml.safe_load(SPEC_PATH.read_text())["components"]["parameters"]["IfMatch"]
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate("*", parameter["schema"])
+    etag = table.get(game_url + "/hands/1").headers["ETag"]
+    jsonschema.validate(etag, parameter["schema"])
+    assert "428" in parameter["description"]
+    response = table.delete(game_url + "/hands/1", headers={"If-Match": "*"})
+    assert response.status_code == 428
+    assert response.mimetype == "application/problem+json"
