@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
@@ -24,6 +25,9 @@ from scorekeeper.schemas import load
 IDEMPOTENCY_KEY = "Idempotency-Key"
 IDEMPOTENCY_TTL = timedelta(hours=48)
 MAX_KEY_LENGTH = 255
+KEY_PATTERN = re.compile(f"[ -~]{{1,{MAX_KEY_LENGTH}}}")
+"""Printable ASCII, as a structured-field string (the IETF Idempotency-Key draft); a NUL, which
+PostgreSQL cannot store, or anything a proxy might rewrite, is refused before any query."""
 
 Produced = tuple[int, dict[str, Any], str | None, str | None]
 """What a write view produces: the status, the JSON body, the Location and the ETag (or None)."""
@@ -77,8 +81,11 @@ def idempotent(table: Table, produce: Callable[[], Produced]) -> Response:
         status, body, location, etag = produce()
         db.session.commit()
         return respond(body, status, location=location, etag=etag)
-    if not 0 < len(key) <= MAX_KEY_LENGTH:
-        raise BadRequest(f"{IDEMPOTENCY_KEY} must be 1 to {MAX_KEY_LENGTH} characters.")
+    if not KEY_PATTERN.fullmatch(key):
+        raise BadRequest(
+            f"{IDEMPOTENCY_KEY} must be 1 to {MAX_KEY_LENGTH} printable ASCII characters "
+            "(a UUID is a good key)."
+        )
     fingerprint = _fingerprint()
     table_id = table.id
     record = _record(table_id, key)

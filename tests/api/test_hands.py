@@ -287,3 +287,13 @@ def test_the_contract_refuses_if_match_star_as_the_server_does(
     response = table.delete(game_url + "/hands/1", headers={"If-Match": "*"})
     assert response.status_code == 428
     assert response.mimetype == "application/problem+json"
+
+
+@pytest.mark.parametrize("key", ["a\x00b", "caf\xe9", "tab\tkey", "x" * 256])
+def test_an_idempotency_key_that_is_not_printable_ascii_is_400(
+    table: TableAccess, game_url: str, key: str
+) -> None:
+    response = table.post(game_url + "/hands", SMALL, headers={"Idempotency-Key": key})
+    assert response.status_code == 400
+    assert "Idempotency-Key" in response.get_json()["detail"]
+    assert hands(table, game_url) == []
