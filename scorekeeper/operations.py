@@ -23,6 +23,7 @@ from engine.sheet import ScoreSheet
 from scorekeeper.auth import new_token, token_hash
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, GameStatus, Hand, Player, Seat, Side, Table, utcnow
+from scorekeeper.names import same_name
 from scorekeeper.problems import InvalidRequest
 from scorekeeper.standings import sheet_of, status_of
 
@@ -73,7 +74,10 @@ def _flush_unique_name(name: str) -> None:
         db.session.flush()
     except IntegrityError:
         db.session.rollback()
-        raise Conflict(f"This table already has a player called {name!r}.") from None
+        raise Conflict(
+            f"This table already has a player called {name!r}, or a name that reads the same "
+            "(names are compared ignoring case, repeated spaces and look-alike forms)."
+        ) from None
 
 
 def start_game(
@@ -90,11 +94,13 @@ def start_game(
         for side in sides
     ]
     for index, name in enumerate(names):
-        if name in names[:index]:
+        if any(same_name(name, earlier) for earlier in names[:index]):
             raise invalid_request(
                 f"/sides/{index}/name",
                 ProblemCode.INVALID_FIELD,
-                f"Two sides cannot both be called {name!r}: the scores would be ambiguous.",
+                f"Two sides cannot both be called {name!r} (names are compared as they read: "
+                "case, repeated spaces and look-alike forms aside): the scores would be "
+                "ambiguous.",
             )
     game = Game(table_id=table.id, players=players, variants=dict(variants))
     for index, (side, name) in enumerate(zip(sides, names, strict=True)):

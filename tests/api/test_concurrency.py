@@ -102,3 +102,19 @@ def test_concurrent_retries_of_the_game_ending_hand_all_answer_the_first_result(
     assert sorted(str(answer[3]) for answer in answers) == ["None"] + ["true"] * (PHONES - 1)
     game = table.client.get(url, headers=table.headers).get_json()
     assert (len(game["hands"]), game["status"]) == (3, "finished")
+
+
+def test_names_that_read_alike_added_at_once_are_one_player(app: Flask, table: TableAccess) -> None:
+    spellings = ["Ann", "ann", "ANN", "Ann ", " ann", "aNN", "\uff21nn", "Ann  "]
+
+    def add(client: Any, phone: int) -> int:
+        body = {"name": spellings[phone]}
+        return int(
+            client.post(table.url + "/players", json=body, headers=table.headers).status_code
+        )
+
+    assert all_at_once(app, add) == [201] + [409] * (PHONES - 1)
+    assert (
+        len(table.client.get(table.url + "/players", headers=table.headers).get_json()["items"])
+        == 1
+    )
