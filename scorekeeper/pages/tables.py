@@ -27,13 +27,7 @@ bp = Blueprint("tables", __name__)
 @bp.get("/")
 def home() -> str:
     """Tables this phone has joined, and a form to create one."""
-    tables = [
-        table
-        for table in db.session.execute(
-            select(Table).where(Table.id.in_(joined_tables()))
-        ).scalars()
-    ]
-    return render_template("pages/home.html", tables=tables, errors={})
+    return render_template("pages/home.html", tables=joined_tables(), errors={})
 
 
 @bp.post("/tables")
