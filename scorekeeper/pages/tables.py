@@ -11,6 +11,7 @@ from sqlalchemy import select
 from werkzeug.exceptions import Conflict, NotFound
 from werkzeug.wrappers import Response
 
+from engine.problems import ProblemCode
 from scorekeeper import operations
 from scorekeeper.auth import token_hash
 from scorekeeper.extensions import db
@@ -58,8 +59,8 @@ def join(table_id: int) -> Response:
 def switch_language(code: str) -> Response:
     """The EN/FR switch: remember the choice, go back where the phone was."""
     back = urlsplit(request.referrer or "")
-    same_site = back.netloc == request.host and back.path.startswith("/")
-    response = redirect(back.path if same_site else url_for("pages.tables.home"))
+    path = local_path(back.path) if back.netloc == request.host else None
+    response = redirect(path or url_for("pages.tables.home"))
     if code in ("en", "fr"):
         response.set_cookie(LANGUAGE_COOKIE, code, max_age=365 * 24 * 3600, samesite="Lax")
     return response
@@ -95,6 +96,13 @@ def table_page(table: Table, errors: dict[str, str] | None = None) -> str:
 def add_player(table_id: int) -> Response | tuple[str, int]:
     """Add a player to the table."""
     table = page_table(table_id)
+    back = request.form.get("next", "")
+    if back and local_path(back, within=f"/t/{table_id}/") is None:  # checked before acting
+        raise operations.invalid_request(
+            "/next",
+            ProblemCode.INVALID_FIELD,
+            "next: not a page of this table to go back to; nothing was added.",
+        )
     try:
         body = load(PlayerCreateSchema(), {"name": request.form.get("name", "").strip()})
         operations.create_player(table, **body)
@@ -102,10 +110,24 @@ def add_player(table_id: int) -> Response | tuple[str, int]:
         return table_page(table, {"name": invalid.problems[0].detail}), 422
     except Conflict as taken:
         return table_page(table, {"name": taken.description or ""}), 409
-    back = request.form.get("next", "")
-    if back.startswith(f"/t/{table_id}/") and "//" not in back:  # only back into this table
-        return redirect(back)
-    return redirect(url_for("pages.tables.table", table_id=table_id))
+    return redirect(back or url_for("pages.tables.table", table_id=table_id))
+
+
+def local_path(target: str, within: str = "/") -> str | None:
+    r"""``target`` if it is a path of this site under ``within`` that no browser reads as another
+    site, else None. Browsers drop tabs and line breaks from a URL and read ``\`` as ``/``, so
+    ``/\t/other.example`` or ``/\other.example`` would leave the site as ``//other.example``
+    does: only printable ASCII without ``\`` is accepted, never a leading ``//``.
+
+    >>> local_path("/t/1/games/new?players=3", within="/t/1/")
+    '/t/1/games/new?players=3'
+    >>> [local_path(p) for p in ("//x.example", "/\t/x.example", "/\\x.example", "https://x")]
+    [None, None, None, None]
+    """
+    printable = all("!" <= character <= "~" and character != "\\" for character in target)
+    if printable and target.startswith(within) and not target.startswith("//"):
+        return target
+    return None
 
 
 def qr_svg(text: str) -> Markup:
