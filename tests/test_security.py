@@ -4,10 +4,15 @@ site, input is checked before acting, cookies and headers hold, secrets stay out
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 
@@ -86,3 +91,57 @@ def test_next_leads_back_into_the_table(client: FlaskClient) -> None:
     response = client.post(f"/t/{table_id}/players", data=form)
     assert response.headers["Location"] == back
     assert player_names(client, table_id) == ["Ann"]
+
+
+def set_cookies(response: Any) -> dict[str, str]:
+    """Each cookie the response sets, by name, with its attributes."""
+    return {header.split("=", 1)[0]: header for header in response.headers.getlist("Set-Cookie")}
+
+
+@pytest.fixture
+def behind_a_proxy(app: Flask) -> Iterator[Flask]:
+    """The same database, served by an app that trusts one proxy's X-Forwarded-* headers."""
+    uri = app.config["SQLALCHEMY_DATABASE_URI"]
+    proxied = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": uri, "TRUSTED_PROXIES": 1})
+    yield proxied
+    with proxied.app_context():
+        db.engine.dispose()
+
+
+def test_x_forwarded_proto_is_not_trusted_unless_configured(app: Flask) -> None:
+    client = app.test_client()
+    https = {"X-Forwarded-Proto": "https"}
+    token = form_token(client)
+    response = client.post("/tables", data={"name": "C", "csrf_token": token}, headers=https)
+    cookies = set_cookies(response)
+    assert [name for name in cookies if name.startswith("table_")]
+    assert not any("Secure" in cookie for cookie in cookies.values())
+
+
+def test_behind_a_trusted_https_proxy_every_cookie_is_secure(behind_a_proxy: Flask) -> None:
+    client = behind_a_proxy.test_client()
+    https = {
+        "X-Forwarded-Proto": "https",
+        "X-Forwarded-For": "192.0.2.7",
+        "Referer": "https://localhost/",  # Flask-WTF wants it over HTTPS, as browsers send it
+    }
+    page = client.get("/", headers=https, base_url="https://localhost")
+    token = CSRF.search(page.text).group(1)  # type: ignore[union-attr]
+    response = client.post(
+        "/tables",
+        data={"name": "C", "csrf_token": token},
+        headers=https,
+        base_url="https://localhost",
+    )
+    assert response.status_code == 302
+    switched = client.get("/language/fr", headers=https, base_url="https://localhost")
+    cookies = set_cookies(page) | set_cookies(response) | set_cookies(switched)
+    assert {"session", "lang"} <= cookies.keys()
+    assert any(name.startswith("table_") for name in cookies)
+    assert all("; Secure" in cookie for cookie in cookies.values()), cookies
+
+
+def test_the_session_cookie_is_same_site_and_http_only(client: FlaskClient) -> None:
+    session = set_cookies(client.get("/"))["session"]
+    assert "SameSite=Lax" in session
+    assert "HttpOnly" in session

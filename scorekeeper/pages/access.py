@@ -10,6 +10,7 @@ from werkzeug.wrappers import Response
 from scorekeeper.auth import token_hash
 from scorekeeper.extensions import db
 from scorekeeper.models import Table
+from scorekeeper.security import is_https
 
 ONE_YEAR = 365 * 24 * 3600
 
@@ -30,9 +31,15 @@ def page_table(table_id: int) -> Table:
 
 
 def remember(response: Response, table_id: int, token: str) -> Response:
-    """Keep the table's token on this phone (HTTP only: scripts never see it)."""
+    """Keep the table's token on this phone (HTTP only: scripts never see it; over HTTPS, never
+    sent over plain HTTP)."""
     response.set_cookie(
-        cookie_name(table_id), token, max_age=ONE_YEAR, httponly=True, samesite="Lax"
+        cookie_name(table_id),
+        token,
+        max_age=ONE_YEAR,
+        httponly=True,
+        samesite="Lax",
+        secure=is_https(),
     )
     return response
 

@@ -17,10 +17,11 @@ from scorekeeper.auth import token_hash
 from scorekeeper.extensions import db
 from scorekeeper.i18n import LANGUAGE_COOKIE
 from scorekeeper.models import Game, Table
-from scorekeeper.pages.access import joined_tables, page_table, remember
+from scorekeeper.pages.access import ONE_YEAR, joined_tables, page_table, remember
 from scorekeeper.problems import InvalidRequest
 from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import PlayerCreateSchema, TableCreateSchema
+from scorekeeper.security import is_https
 
 bp = Blueprint("tables", __name__)
 
@@ -62,7 +63,9 @@ def switch_language(code: str) -> Response:
     path = local_path(back.path) if back.netloc == request.host else None
     response = redirect(path or url_for("pages.tables.home"))
     if code in ("en", "fr"):
-        response.set_cookie(LANGUAGE_COOKIE, code, max_age=365 * 24 * 3600, samesite="Lax")
+        response.set_cookie(
+            LANGUAGE_COOKIE, code, max_age=ONE_YEAR, samesite="Lax", secure=is_https()
+        )
     return response
 
 
