@@ -145,3 +145,55 @@ def test_the_session_cookie_is_same_site_and_http_only(client: FlaskClient) -> N
     session = set_cookies(client.get("/"))["session"]
     assert "SameSite=Lax" in session
     assert "HttpOnly" in session
+
+
+def test_pages_forbid_framing_sniffing_and_anything_not_the_apps_own(client: FlaskClient) -> None:
+    headers = client.get("/").headers
+    policy = dict(
+        directive.strip().split(" ", 1)
+        for directive in headers["Content-Security-Policy"].split(";")
+    )
+    assert policy["default-src"] == policy["script-src"] == policy["style-src"] == "'self'"
+    assert policy["frame-ancestors"] == "'none'"
+    assert headers["X-Frame-Options"] == "DENY"
+    assert headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_api_answers_and_static_files_carry_the_headers_too(client: FlaskClient) -> None:
+    for path in ("/api/v1/tables/1", "/static/app.css"):
+        with client.get(path) as response:
+            assert "frame-ancestors 'none'" in response.headers["Content-Security-Policy"]
+            assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Sec-Fetch-Site": "cross-site"},
+        {"Sec-Fetch-Site": "same-site"},  # another port or subdomain of the host
+        {"Origin": "http://other.example"},
+        {"Origin": "null"},
+    ],
+)
+def test_a_form_posted_from_another_site_is_refused(
+    client: FlaskClient, headers: dict[str, str]
+) -> None:
+    table_id = open_table(client)
+    form = {"name": "Ann", "csrf_token": form_token(client, f"/t/{table_id}")}
+    response = client.post(f"/t/{table_id}/players", data=form, headers=headers)
+    assert response.status_code == 403
+    assert response.mimetype == "text/html"
+    assert player_names(client, table_id) == []
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [{"Sec-Fetch-Site": "same-origin"}, {"Origin": "http://localhost"}, {}],
+)
+def test_a_form_posted_from_the_site_itself_is_accepted(
+    client: FlaskClient, headers: dict[str, str]
+) -> None:
+    table_id = open_table(client)
+    form = {"name": "Ann", "csrf_token": form_token(client, f"/t/{table_id}")}
+    assert client.post(f"/t/{table_id}/players", data=form, headers=headers).status_code == 302
+    assert player_names(client, table_id) == ["Ann"]

@@ -273,3 +273,32 @@ def test_odd_numbers_in_forms_are_refused_not_crashed(page: Page, live_server: s
     assert response.status == 422
     new_game = page.request.get(live_server + "/t/1/games/new?players=²")
     assert new_game.status in (200, 404)
+
+
+def test_every_page_keeps_to_the_content_security_policy(page: Page, live_server: str) -> None:
+    refused: list[str] = []
+    page.on(
+        "console",
+        lambda message: refused.append(f"{page.url}: {message.text}")
+        if "Content Security Policy" in message.text
+        else None,
+    )
+    create_table(page, live_server, "Policy")
+    page.locator("details.share summary").click()
+    expect(page.locator(".qr svg")).to_be_visible()
+    add_players(page, "Ann", "Bob")
+    start_two_player_game(page, "Ann", "Bob")
+    page.get_by_role("link", name="Enter a hand").click()
+    page.locator("input[name='s0-d100']").fill("3")
+    expect(page.locator("[data-preview-total='0']")).to_have_text("300")  # the script ran
+    page.get_by_role("button", name="Save the hand").click()
+    expect(page.locator(".chart svg polyline")).to_have_count(2)
+    page.get_by_role("link", name="FR", exact=True).click()
+    page.get_by_role("link", name="EN", exact=True).click()
+    page.goto(page.url.rsplit("/games/", 1)[0] + "/history")
+    page.get_by_role("link", name="Policy").click()
+    page.get_by_role("link", name="Play in the app").click()
+    page.locator("select[name=seat1]").select_option(label="Computer (strong)")
+    page.get_by_role("button", name="Deal").click()
+    expect(page.locator(".hand .card")).to_have_count(7)
+    assert refused == []
