@@ -3,13 +3,26 @@ site, input is checked before acting, cookies and headers hold, secrets stay out
 
 from __future__ import annotations
 
+import logging
+import os
 import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from flask_migrate import upgrade
+from werkzeug.serving import make_server
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
@@ -197,3 +210,83 @@ def test_a_form_posted_from_the_site_itself_is_accepted(
     form = {"name": "Ann", "csrf_token": form_token(client, f"/t/{table_id}")}
     assert client.post(f"/t/{table_id}/players", data=form, headers=headers).status_code == 302
     assert player_names(client, table_id) == ["Ann"]
+
+
+@contextmanager
+def served(app: Flask) -> Iterator[str]:
+    """``app`` on werkzeug's server (what ``flask run`` uses) on a free loopback port."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join()
+        server.server_close()
+
+
+def secret_requests(base: str) -> None:
+    """An old share link and a seat's page, the second with a seat's page as its referrer."""
+    for path, headers in (
+        (f"/join/1?token=mb_{SECRET}", {}),
+        (f"/play/mbs_{SECRET}", {"Referer": f"{base}/play/mbs_{SECRET}"}),
+    ):
+        request = urllib.request.Request(base + path, headers=headers)
+        try:
+            urllib.request.urlopen(request, timeout=10).close()
+        except urllib.error.HTTPError as error:
+            error.close()  # 404: these tokens open nothing; the log line is what matters
+
+
+SECRET = "Z2hvc3Qtb2YtYS10b2tlbi10aGF0LW11c3Qtbm90LWxlYWs"
+
+
+def test_werkzeugs_access_log_keeps_no_token(
+    sqlite_app: Flask, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="werkzeug")
+    with served(sqlite_app) as base:
+        secret_requests(base)
+    lines = [record.getMessage() for record in caplog.records if record.name == "werkzeug"]
+    assert any("/join/1?token=[redacted]" in line for line in lines), lines
+    assert any("/play/[redacted]" in line for line in lines), lines
+    assert not any(SECRET in line for line in lines)
+
+
+def test_gunicorns_access_log_keeps_no_token(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'logged.sqlite3'}"
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database})
+    with app.app_context():
+        upgrade()
+        db.engine.dispose()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    log = tmp_path / "access.log"
+    server = subprocess.Popen(
+        [
+            sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "1",
+            "--access-logfile", str(log),
+            "--access-logformat", '%(h)s "%(r)s" %(s)s "%(f)s" %(U)s?%(q)s',
+            "scorekeeper:create_app()",
+        ],
+        env={**os.environ, "SCOREKEEPER_SQLALCHEMY_DATABASE_URI": database},
+        cwd=tmp_path,
+    )  # fmt: skip
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(base + "/static/app.css", timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        secret_requests(base)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    lines = log.read_text().splitlines()
+    assert any("/join/1?token=[redacted]" in line for line in lines), lines
+    assert any("/play/[redacted]" in line for line in lines), lines
+    assert not any(SECRET in line for line in lines), lines
