@@ -290,3 +290,50 @@ def test_gunicorns_access_log_keeps_no_token(tmp_path: Path) -> None:
     assert any("/join/1?token=[redacted]" in line for line in lines), lines
     assert any("/play/[redacted]" in line for line in lines), lines
     assert not any(SECRET in line for line in lines), lines
+
+
+def table_token(client: FlaskClient, table_id: int) -> str:
+    cookie = client.get_cookie(f"table_{table_id}")
+    assert cookie is not None
+    return cookie.value
+
+
+def test_the_share_link_keeps_the_token_in_its_fragment(client: FlaskClient) -> None:
+    table_id = open_table(client)
+    token = table_token(client, table_id)
+    page = client.get(f"/t/{table_id}").text
+    assert f'value="http://localhost/join/{table_id}#{token}"' in page
+    assert "token=" not in page
+
+
+def test_a_phone_joins_by_posting_the_links_fragment(app: Flask) -> None:
+    owner = app.test_client()
+    table_id = open_table(owner, "Shared")
+    link = f"http://localhost/join/{table_id}#{table_token(owner, table_id)}"
+    phone = app.test_client()
+    landing = phone.get(f"/join/{table_id}")
+    assert landing.status_code == 200
+    assert not any(name.startswith("table_") for name in set_cookies(landing))
+    assert phone.get(f"/t/{table_id}").status_code == 404
+    form = {"token": link, "csrf_token": form_token(phone, f"/join/{table_id}")}
+    joined = phone.post(f"/join/{table_id}", data=form)
+    assert (joined.status_code, joined.headers["Location"]) == (302, f"/t/{table_id}")
+    assert "Shared" in phone.get(f"/t/{table_id}").text
+
+
+def test_a_wrong_key_joins_nothing(app: Flask) -> None:
+    table_id = open_table(app.test_client())
+    phone = app.test_client()
+    form = {"token": "mb_wrong", "csrf_token": form_token(phone, f"/join/{table_id}")}
+    response = phone.post(f"/join/{table_id}", data=form)
+    assert response.status_code == 404
+    assert set_cookies(response).keys() <= {"session"}
+
+
+def test_an_old_share_link_still_opens_the_table(app: Flask) -> None:
+    owner = app.test_client()
+    table_id = open_table(owner)
+    phone = app.test_client()
+    response = phone.get(f"/join/{table_id}?token={table_token(owner, table_id)}")
+    assert response.status_code == 302
+    assert phone.get(f"/t/{table_id}").status_code == 200

@@ -17,7 +17,7 @@ from scorekeeper.auth import token_hash
 from scorekeeper.extensions import db
 from scorekeeper.i18n import LANGUAGE_COOKIE
 from scorekeeper.models import Game, Table
-from scorekeeper.pages.access import ONE_YEAR, joined_tables, page_table, remember
+from scorekeeper.pages.access import ONE_YEAR, cookie_name, joined_tables, page_table, remember
 from scorekeeper.problems import InvalidRequest
 from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import PlayerCreateSchema, TableCreateSchema
@@ -44,10 +44,16 @@ def create_table() -> Response | tuple[str, int]:
     return remember(redirect(url_for("pages.tables.table", table_id=table.id)), table.id, token)
 
 
-@bp.get("/join/<id:table_id>")
-def join(table_id: int) -> Response:
-    """The share link: keep the token it carries on this phone, then open the table."""
-    token = request.args.get("token", "")
+@bp.route("/join/<id:table_id>", methods=["GET", "POST"])
+def join(table_id: int) -> Response | str:
+    """The share link, ``/join/<id>#<token>``: a browser never sends what follows ``#``, so the
+    token reaches no server or proxy log; this page hands it over in a POST (its script does so
+    at once; without script, the link or the token is pasted into its field). Links of the
+    older form, ``?token=...``, still open the table (access logs redact them)."""
+    if request.method == "GET" and "token" not in request.args:
+        return render_template("pages/join.html", table_id=table_id)
+    given = request.form.get("token", "") if request.method == "POST" else request.args["token"]
+    token = given.rpartition("#")[2].strip()  # the whole link pasted, or the token alone
     table = db.session.execute(
         select(Table).where(Table.token_hash == token_hash(token))
     ).scalar_one_or_none()
@@ -79,12 +85,8 @@ def table_page(table: Table, errors: dict[str, str] | None = None) -> str:
     games = db.session.execute(
         select(Game).where(Game.table_id == table.id).order_by(Game.id.desc()).limit(50)
     ).scalars()
-    share = url_for(
-        "pages.tables.join",
-        table_id=table.id,
-        token=request.cookies[f"table_{table.id}"],
-        _external=True,
-    )
+    token = request.cookies[cookie_name(table.id)]
+    share = url_for("pages.tables.join", table_id=table.id, _external=True) + "#" + token
     return render_template(
         "pages/table.html",
         table=table,

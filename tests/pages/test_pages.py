@@ -125,6 +125,38 @@ def test_a_second_phone_sees_the_hand_appear(
     other.close()
 
 
+def test_the_share_link_keeps_its_key_out_of_every_request(
+    page: Page, browser: Browser, live_server: str
+) -> None:
+    table_url = create_table(page, live_server, "Fragment")
+    share = page.locator("input.share-link").input_value()
+    key = share.rpartition("#")[2]
+    assert key.startswith("mb_")
+    other = browser.new_context(viewport=PHONE)
+    second = other.new_page()
+    sent: list[tuple[str, str]] = []
+    second.on("request", lambda request: sent.append((request.url, request.post_data or "")))
+    second.goto(share)
+    expect(second).to_have_url(table_url)
+    assert [url for url, _ in sent if key in url] == []  # never in an address a log may keep
+    assert [url for url, body in sent if key in body] == [share.partition("#")[0]]  # a POST
+    other.close()
+
+
+def test_a_share_link_pasted_without_javascript_joins_the_table(
+    page: Page, browser: Browser, live_server: str
+) -> None:
+    table_url = create_table(page, live_server, "Pasted")
+    share = page.locator("input.share-link").input_value()
+    other = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    second = other.new_page()
+    second.goto(share)
+    second.get_by_label("Share link or table key").fill(share)
+    second.get_by_role("button", name="Join").click()
+    expect(second).to_have_url(table_url)
+    other.close()
+
+
 def test_french_switch(page: Page, live_server: str) -> None:
     create_table(page, live_server, "Français")
     page.get_by_role("link", name="FR", exact=True).click()
@@ -136,6 +168,7 @@ def test_touch_targets_are_at_least_44_px(page: Page, live_server: str) -> None:
     add_players(page, "Ann", "Bob")
     start_two_player_game(page, "Ann", "Bob")
     page.get_by_role("link", name="Enter a hand").click()
+    page.wait_for_load_state("load")  # sizes are read once the stylesheet applies
     small = page.evaluate(
         """() => [...document.querySelectorAll('button, a.button, input, select, label.toggle')]
               .filter(e => e.offsetParent !== null && !['checkbox', 'radio'].includes(e.type))
@@ -221,6 +254,7 @@ def test_a_correction_from_a_stale_form_overwrites_nothing(
     other = browser.new_context(viewport=PHONE)
     second = other.new_page()
     second.goto(share)
+    expect(second).to_have_url(re.compile(r"/t/\d+$"))  # the join page posted the link's key
     second.goto(live_server + correct_url)
     page.goto(live_server + correct_url)
     page.locator("input[name='s0-d100']").fill("3")
