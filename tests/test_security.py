@@ -337,3 +337,17 @@ def test_an_old_share_link_still_opens_the_table(app: Flask) -> None:
     response = phone.get(f"/join/{table_id}?token={table_token(owner, table_id)}")
     assert response.status_code == 302
     assert phone.get(f"/t/{table_id}").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("name", "status"), [("An\u200bn", 422), ("\u202eAnn", 422), ("ANN", 409), ("ann  ", 409)]
+)
+def test_the_add_player_page_keeps_the_name_rules(
+    client: FlaskClient, name: str, status: int
+) -> None:
+    table_id = open_table(client)
+    for given in ("Ann", name):
+        form = {"name": given, "csrf_token": form_token(client, f"/t/{table_id}")}
+        response = client.post(f"/t/{table_id}/players", data=form)
+    assert response.status_code == status
+    assert player_names(client, table_id) == ["Ann"]
