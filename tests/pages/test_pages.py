@@ -317,6 +317,8 @@ def test_every_page_keeps_to_the_content_security_policy(page: Page, live_server
         if "Content Security Policy" in message.text
         else None,
     )
+    home = page.goto(live_server + "/")
+    assert home is not None and "script-src 'self'" in home.headers["content-security-policy"]
     create_table(page, live_server, "Policy")
     page.locator("details.share summary").click()
     expect(page.locator(".qr svg")).to_be_visible()
