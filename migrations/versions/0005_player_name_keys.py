@@ -43,15 +43,11 @@ def upgrade():
         if (table_id, key) in taken:  # an earlier player's name reads the same
             key = name_key(f"{folded(name)}\x00{player_id}")  # no name has a NUL
         taken.add((table_id, key))
-        connection.execute(
-            players.update().where(players.c.id == player_id).values(name_key=key)
-        )
+        connection.execute(players.update().where(players.c.id == player_id).values(name_key=key))
 
     with op.batch_alter_table("players", schema=None) as batch_op:
         batch_op.alter_column("name_key", existing_type=sa.String(length=64), nullable=False)
-        batch_op.create_unique_constraint(
-            "uq_players_table_id_name_key", ["table_id", "name_key"]
-        )
+        batch_op.create_unique_constraint("uq_players_table_id_name_key", ["table_id", "name_key"])
 
 
 def downgrade():

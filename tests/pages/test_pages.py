@@ -313,9 +313,11 @@ def test_every_page_keeps_to_the_content_security_policy(page: Page, live_server
     refused: list[str] = []
     page.on(
         "console",
-        lambda message: refused.append(f"{page.url}: {message.text}")
-        if "Content Security Policy" in message.text
-        else None,
+        lambda message: (
+            refused.append(f"{page.url}: {message.text}")
+            if "Content Security Policy" in message.text
+            else None
+        ),
     )
     home = page.goto(live_server + "/")
     assert home is not None and "script-src 'self'" in home.headers["content-security-policy"]
