@@ -7,7 +7,8 @@ from alembic import context
 from flask import current_app
 
 config = context.config
-fileConfig(config.config_file_name)
+# Migrations run inside the app's process too (tests, start-up): leave its loggers working.
+fileConfig(config.config_file_name, disable_existing_loggers=False)
 logger = logging.getLogger("alembic.env")
 
 target_db = current_app.extensions["migrate"].db

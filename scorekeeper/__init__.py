@@ -9,7 +9,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.routing import IntegerConverter
 
-from scorekeeper import config, errors, i18n, sqlite
+from scorekeeper import config, errors, i18n, logs, security, sqlite
 from scorekeeper.extensions import csrf, db, migrate
 from scorekeeper.jsonio import JSONProvider, JSONRequest
 
@@ -40,6 +40,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     db.init_app(app)
     migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "..", "migrations"))
     errors.init_app(app)
+    security.init_app(app)
+    logs.init_app()
     sqlite.init_app(app, end_session=db.session.remove)
     i18n.init_app(app)
     csrf.init_app(app)

@@ -51,4 +51,6 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "SQLALCHEMY_DATABASE_URI": database_url(instance_path),
         "MAX_CONTENT_LENGTH": MAX_REQUEST_BYTES,
         "JSON_SORT_KEYS": False,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "TRUSTED_PROXIES": 0,  # proxies whose X-Forwarded-* headers are believed (security.py)
     }

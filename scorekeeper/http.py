@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
@@ -24,6 +25,9 @@ from scorekeeper.schemas import load
 IDEMPOTENCY_KEY = "Idempotency-Key"
 IDEMPOTENCY_TTL = timedelta(hours=48)
 MAX_KEY_LENGTH = 255
+KEY_PATTERN = re.compile(f"[ -~]{{1,{MAX_KEY_LENGTH}}}")
+"""Printable ASCII, as a structured-field string (the IETF Idempotency-Key draft); a NUL, which
+PostgreSQL cannot store, or anything a proxy might rewrite, is refused before any query."""
 
 Produced = tuple[int, dict[str, Any], str | None, str | None]
 """What a write view produces: the status, the JSON body, the Location and the ETag (or None)."""
@@ -62,55 +66,60 @@ def not_modified(etag: str) -> Response:
 
 def idempotent(table: Table, produce: Callable[[], Produced]) -> Response:
     """Run a write once per ``Idempotency-Key``: a retry with the same key and body gets the first
-    answer again, and nothing is recorded twice; the same key with another body is 422.
+    answer again (its status, body, Location and ETag), and nothing is recorded twice; the same
+    key with another body is 422.
 
-    The record is written in the same transaction as the write itself, so either both are
-    stored or neither is.
+    The key is claimed (its record inserted) before the write, in the same transaction, so either
+    both are stored or neither is. A retry arriving while the first request is still writing
+    waits on that claim, not on the game: PostgreSQL holds a unique index entry until the
+    transaction that inserted it ends, and on SQLite writes run one at a time. The retry then
+    answers what the first request stored. (Had it waited on the game's lock instead, it would
+    have found the game already ended by its own first attempt and answered 409.)
     """
     key = request.headers.get(IDEMPOTENCY_KEY)
     if key is None:
         status, body, location, etag = produce()
         db.session.commit()
         return respond(body, status, location=location, etag=etag)
-    if not 0 < len(key) <= MAX_KEY_LENGTH:
-        raise BadRequest(f"{IDEMPOTENCY_KEY} must be 1 to {MAX_KEY_LENGTH} characters.")
+    if not KEY_PATTERN.fullmatch(key):
+        raise BadRequest(
+            f"{IDEMPOTENCY_KEY} must be 1 to {MAX_KEY_LENGTH} printable ASCII characters "
+            "(a UUID is a good key)."
+        )
     fingerprint = _fingerprint()
-    record = _record(table, key)
+    table_id = table.id
+    record = _record(table_id, key)
     if record is not None:
         return _replay(record, fingerprint)
-    status, body, location, etag = produce()
-    db.session.execute(
-        delete(IdempotencyRecord).where(
-            IdempotencyRecord.table_id == table.id,
-            IdempotencyRecord.created_at < utcnow() - IDEMPOTENCY_TTL,
-        )
+    record = IdempotencyRecord(
+        table_id=table_id, key=key, request_hash=fingerprint, status=0, response={}
     )
-    db.session.add(
-        IdempotencyRecord(
-            table_id=table.id,
-            key=key,
-            request_hash=fingerprint,
-            status=status,
-            response=body,
-            location=location,
-        )
-    )
+    db.session.add(record)
     try:
-        db.session.commit()
+        db.session.flush()
     except IntegrityError:
         # Another request with the same key committed first: answer as a retry of it.
         db.session.rollback()
-        record = _record(table, key)
-        if record is None:
+        committed = _record(table_id, key)
+        if committed is None:
             raise
-        return _replay(record, fingerprint)
+        return _replay(committed, fingerprint)
+    status, body, location, etag = produce()
+    record.status, record.response, record.location, record.etag = status, body, location, etag
+    db.session.execute(
+        delete(IdempotencyRecord).where(
+            IdempotencyRecord.table_id == table_id,
+            IdempotencyRecord.created_at < utcnow() - IDEMPOTENCY_TTL,
+        )
+    )
+    db.session.commit()
     return respond(body, status, location=location, etag=etag)
 
 
-def _record(table: Table, key: str) -> IdempotencyRecord | None:
+def _record(table_id: int, key: str) -> IdempotencyRecord | None:
     return db.session.execute(
         select(IdempotencyRecord).where(
-            IdempotencyRecord.table_id == table.id, IdempotencyRecord.key == key
+            IdempotencyRecord.table_id == table_id, IdempotencyRecord.key == key
         )
     ).scalar_one_or_none()
 
@@ -127,7 +136,7 @@ def _replay(record: IdempotencyRecord, fingerprint: str) -> Response:
                 )
             ]
         )
-    response = respond(record.response, record.status, location=record.location)
+    response = respond(record.response, record.status, location=record.location, etag=record.etag)
     response.headers["Idempotent-Replayed"] = "true"
     return response
 

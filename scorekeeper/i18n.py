@@ -22,6 +22,8 @@ FRENCH: dict[str, str] = {
     "Table name": "Nom de la table",
     "Create": "Créer",
     "Join a table": "Rejoindre une table",
+    "Share link or table key": "Lien de partage ou clé de la table",
+    "Join": "Rejoindre",
     "Open": "Ouvrir",
     "Players": "Joueurs",
     "Add a player": "Ajouter un joueur",

@@ -22,10 +22,11 @@ from sqlalchemy import (
     false,
     select,
 )
-from sqlalchemy.orm import Mapped, mapped_column, relationship, selectinload
+from sqlalchemy.orm import Mapped, mapped_column, relationship, selectinload, validates
 from sqlalchemy.orm.strategy_options import _AbstractLoad
 
 from scorekeeper.extensions import db
+from scorekeeper.names import name_key
 
 
 def utcnow() -> datetime:
@@ -55,17 +56,31 @@ class Table(db.Model):  # type: ignore[name-defined,misc]
 
 
 class Player(db.Model):  # type: ignore[name-defined,misc]
-    """A person who plays at a table."""
+    """A person who plays at a table.
+
+    Two players of a table never have names that read alike (``name_key``, kept with the name,
+    is unique per table; see :mod:`scorekeeper.names`), so the database refuses the second of two
+    phones adding "Ann" and "ann" at the same moment.
+    """
 
     __tablename__ = "players"
-    __table_args__ = (UniqueConstraint("table_id", "name"),)
+    __table_args__ = (
+        UniqueConstraint("table_id", "name"),
+        UniqueConstraint("table_id", "name_key", name="uq_players_table_id_name_key"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
     name: Mapped[str] = mapped_column(String(80))
+    name_key: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     table: Mapped[Table] = relationship(back_populates="players")
+
+    @validates("name")
+    def _keep_name_key(self, _field: str, name: str) -> str:
+        self.name_key = name_key(name)
+        return name
 
 
 class Game(db.Model):  # type: ignore[name-defined,misc]
@@ -246,4 +261,5 @@ class IdempotencyRecord(db.Model):  # type: ignore[name-defined,misc]
     status: Mapped[int]
     response: Mapped[dict[str, Any]] = mapped_column(JSON)
     location: Mapped[str | None] = mapped_column(String(255))
+    etag: Mapped[str | None] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)

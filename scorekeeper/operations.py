@@ -23,6 +23,7 @@ from engine.sheet import ScoreSheet
 from scorekeeper.auth import new_token, token_hash
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, GameStatus, Hand, Player, Seat, Side, Table, utcnow
+from scorekeeper.names import same_name
 from scorekeeper.problems import InvalidRequest
 from scorekeeper.standings import sheet_of, status_of
 
@@ -51,25 +52,32 @@ def create_player(table: Table, name: str) -> Player:
     """A new player at ``table``; names are unique within a table."""
     player = Player(table_id=table.id, name=name)
     db.session.add(player)
-    _commit_unique_name(name)
+    _flush_unique_name(name)
+    db.session.commit()
     return player
 
 
 def rename_player(player: Player, name: str) -> Player:
     """Rename a player. The games they sat in show the new name, so their ETags change too."""
     player.name = name
+    _flush_unique_name(name)  # before any query: its autoflush would raise outside the check
     for game in db.session.execute(select(Game).where(Game.played_by(player.id))).scalars():
         game.updated_at = utcnow()
-    _commit_unique_name(name)
+    db.session.commit()
     return player
 
 
-def _commit_unique_name(name: str) -> None:
+def _flush_unique_name(name: str) -> None:
+    """Write the pending name; the database's unique constraint decides (so two phones adding
+    the same name at once cannot both succeed), and a refusal is 409 with nothing changed."""
     try:
-        db.session.commit()
+        db.session.flush()
     except IntegrityError:
         db.session.rollback()
-        raise Conflict(f"This table already has a player called {name!r}.") from None
+        raise Conflict(
+            f"This table already has a player called {name!r}, or a name that reads the same "
+            "(names are compared ignoring case, repeated spaces and look-alike forms)."
+        ) from None
 
 
 def start_game(
@@ -86,11 +94,13 @@ def start_game(
         for side in sides
     ]
     for index, name in enumerate(names):
-        if name in names[:index]:
+        if any(same_name(name, earlier) for earlier in names[:index]):
             raise invalid_request(
                 f"/sides/{index}/name",
                 ProblemCode.INVALID_FIELD,
-                f"Two sides cannot both be called {name!r}: the scores would be ambiguous.",
+                f"Two sides cannot both be called {name!r} (names are compared as they read: "
+                "case, repeated spaces and look-alike forms aside): the scores would be "
+                "ambiguous.",
             )
     game = Game(table_id=table.id, players=players, variants=dict(variants))
     for index, (side, name) in enumerate(zip(sides, names, strict=True)):

@@ -14,11 +14,14 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from flask import Flask
-from sqlalchemy import text
+from sqlalchemy import select, text
+from werkzeug.exceptions import Conflict
 
 from scorekeeper import create_app
 from scorekeeper.config import database_url
 from scorekeeper.extensions import db
+from scorekeeper.models import Table, utcnow
+from scorekeeper.operations import create_player
 
 ENGINE = Path(__file__).resolve().parent.parent / "engine"
 
@@ -113,3 +116,33 @@ def test_importing_the_engine_loads_no_web_framework() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert output.stdout.strip() == "[]"
+
+
+def test_players_whose_names_read_alike_survive_the_name_key_migration(app: Flask) -> None:
+    runner = app.test_cli_runner()
+    assert runner.invoke(args=["db", "downgrade", "0004_replayed_etags"]).exit_code == 0
+    try:
+        with app.app_context():
+            db.session.execute(
+                text("INSERT INTO tables (name, token_hash, created_at) VALUES ('T', 'x', :now)"),
+                {"now": utcnow()},
+            )
+            for name in ("Ann", "ann", "Bob"):
+                db.session.execute(
+                    text(
+                        "INSERT INTO players (table_id, name, created_at) "
+                        "VALUES ((SELECT id FROM tables), :name, :now)"
+                    ),
+                    {"name": name, "now": utcnow()},
+                )
+            db.session.commit()
+            db.session.remove()
+    finally:
+        result = runner.invoke(args=["db", "upgrade"])
+    assert result.exit_code == 0, result.output
+    with app.app_context():
+        table = db.session.execute(select(Table)).scalar_one()
+        assert [player.name for player in table.players] == ["Ann", "ann", "Bob"]
+        with pytest.raises(Conflict):
+            create_player(table, "ANN")
+        assert create_player(table, "Cat").name == "Cat"

@@ -10,6 +10,7 @@ from werkzeug.wrappers import Response
 from scorekeeper.auth import token_hash
 from scorekeeper.extensions import db
 from scorekeeper.models import Table
+from scorekeeper.security import is_https
 
 ONE_YEAR = 365 * 24 * 3600
 
@@ -30,17 +31,32 @@ def page_table(table_id: int) -> Table:
 
 
 def remember(response: Response, table_id: int, token: str) -> Response:
-    """Keep the table's token on this phone (HTTP only: scripts never see it)."""
+    """Keep the table's token on this phone (HTTP only: scripts never see it; over HTTPS, never
+    sent over plain HTTP)."""
     response.set_cookie(
-        cookie_name(table_id), token, max_age=ONE_YEAR, httponly=True, samesite="Lax"
+        cookie_name(table_id),
+        token,
+        max_age=ONE_YEAR,
+        httponly=True,
+        samesite="Lax",
+        secure=is_https(),
     )
     return response
 
 
-def joined_tables() -> list[int]:
-    """The tables this phone holds a token for (the cookies say so; tokens are checked on use)."""
-    ids = []
-    for name in request.cookies:
-        if name.startswith("table_") and name.removeprefix("table_").isdigit():
-            ids.append(int(name.removeprefix("table_")))
-    return sorted(ids)
+def joined_tables() -> list[Table]:
+    """The tables this phone holds a valid token for, in the order they were created.
+
+    A cookie's name only claims a table; its token must open it (anyone can send
+    ``table_16=junk``, and a table's name is the table's own business)."""
+    claimed: dict[str, int] = {}
+    for name, token in request.cookies.items():
+        number = name.removeprefix("table_")
+        if name.startswith("table_") and number.isascii() and number.isdigit():
+            claimed[token_hash(token)] = int(number)
+    if not claimed:
+        return []
+    tables = db.session.execute(
+        select(Table).where(Table.token_hash.in_(claimed)).order_by(Table.id)
+    ).scalars()
+    return [table for table in tables if claimed[table.token_hash] == table.id]

@@ -11,15 +11,17 @@ from sqlalchemy import select
 from werkzeug.exceptions import Conflict, NotFound
 from werkzeug.wrappers import Response
 
+from engine.problems import ProblemCode
 from scorekeeper import operations
 from scorekeeper.auth import token_hash
 from scorekeeper.extensions import db
 from scorekeeper.i18n import LANGUAGE_COOKIE
 from scorekeeper.models import Game, Table
-from scorekeeper.pages.access import joined_tables, page_table, remember
+from scorekeeper.pages.access import ONE_YEAR, cookie_name, joined_tables, page_table, remember
 from scorekeeper.problems import InvalidRequest
 from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import PlayerCreateSchema, TableCreateSchema
+from scorekeeper.security import is_https
 
 bp = Blueprint("tables", __name__)
 
@@ -27,13 +29,7 @@ bp = Blueprint("tables", __name__)
 @bp.get("/")
 def home() -> str:
     """Tables this phone has joined, and a form to create one."""
-    tables = [
-        table
-        for table in db.session.execute(
-            select(Table).where(Table.id.in_(joined_tables()))
-        ).scalars()
-    ]
-    return render_template("pages/home.html", tables=tables, errors={})
+    return render_template("pages/home.html", tables=joined_tables(), errors={})
 
 
 @bp.post("/tables")
@@ -48,10 +44,16 @@ def create_table() -> Response | tuple[str, int]:
     return remember(redirect(url_for("pages.tables.table", table_id=table.id)), table.id, token)
 
 
-@bp.get("/join/<id:table_id>")
-def join(table_id: int) -> Response:
-    """The share link: keep the token it carries on this phone, then open the table."""
-    token = request.args.get("token", "")
+@bp.route("/join/<id:table_id>", methods=["GET", "POST"])
+def join(table_id: int) -> Response | str:
+    """The share link, ``/join/<id>#<token>``: a browser never sends what follows ``#``, so the
+    token reaches no server or proxy log; this page hands it over in a POST (its script does so
+    at once; without script, the link or the token is pasted into its field). Links of the
+    older form, ``?token=...``, still open the table (access logs redact them)."""
+    if request.method == "GET" and "token" not in request.args:
+        return render_template("pages/join.html", table_id=table_id)
+    given = request.form.get("token", "") if request.method == "POST" else request.args["token"]
+    token = given.rpartition("#")[2].strip()  # the whole link pasted, or the token alone
     table = db.session.execute(
         select(Table).where(Table.token_hash == token_hash(token))
     ).scalar_one_or_none()
@@ -64,10 +66,12 @@ def join(table_id: int) -> Response:
 def switch_language(code: str) -> Response:
     """The EN/FR switch: remember the choice, go back where the phone was."""
     back = urlsplit(request.referrer or "")
-    same_site = back.netloc == request.host and back.path.startswith("/")
-    response = redirect(back.path if same_site else url_for("pages.tables.home"))
+    path = local_path(back.path) if back.netloc == request.host else None
+    response = redirect(path or url_for("pages.tables.home"))
     if code in ("en", "fr"):
-        response.set_cookie(LANGUAGE_COOKIE, code, max_age=365 * 24 * 3600, samesite="Lax")
+        response.set_cookie(
+            LANGUAGE_COOKIE, code, max_age=ONE_YEAR, samesite="Lax", secure=is_https()
+        )
     return response
 
 
@@ -81,12 +85,8 @@ def table_page(table: Table, errors: dict[str, str] | None = None) -> str:
     games = db.session.execute(
         select(Game).where(Game.table_id == table.id).order_by(Game.id.desc()).limit(50)
     ).scalars()
-    share = url_for(
-        "pages.tables.join",
-        table_id=table.id,
-        token=request.cookies[f"table_{table.id}"],
-        _external=True,
-    )
+    token = request.cookies[cookie_name(table.id)]
+    share = url_for("pages.tables.join", table_id=table.id, _external=True) + "#" + token
     return render_template(
         "pages/table.html",
         table=table,
@@ -101,6 +101,13 @@ def table_page(table: Table, errors: dict[str, str] | None = None) -> str:
 def add_player(table_id: int) -> Response | tuple[str, int]:
     """Add a player to the table."""
     table = page_table(table_id)
+    back = request.form.get("next", "")
+    if back and local_path(back, within=f"/t/{table_id}/") is None:  # checked before acting
+        raise operations.invalid_request(
+            "/next",
+            ProblemCode.INVALID_FIELD,
+            "next: not a page of this table to go back to; nothing was added.",
+        )
     try:
         body = load(PlayerCreateSchema(), {"name": request.form.get("name", "").strip()})
         operations.create_player(table, **body)
@@ -108,10 +115,24 @@ def add_player(table_id: int) -> Response | tuple[str, int]:
         return table_page(table, {"name": invalid.problems[0].detail}), 422
     except Conflict as taken:
         return table_page(table, {"name": taken.description or ""}), 409
-    back = request.form.get("next", "")
-    if back.startswith(f"/t/{table_id}/") and "//" not in back:  # only back into this table
-        return redirect(back)
-    return redirect(url_for("pages.tables.table", table_id=table_id))
+    return redirect(back or url_for("pages.tables.table", table_id=table_id))
+
+
+def local_path(target: str, within: str = "/") -> str | None:
+    r"""``target`` if it is a path of this site under ``within`` that no browser reads as another
+    site, else None. Browsers drop tabs and line breaks from a URL and read ``\`` as ``/``, so
+    ``/\t/other.example`` or ``/\other.example`` would leave the site as ``//other.example``
+    does: only printable ASCII without ``\`` is accepted, never a leading ``//``.
+
+    >>> local_path("/t/1/games/new?players=3", within="/t/1/")
+    '/t/1/games/new?players=3'
+    >>> [local_path(p) for p in ("//x.example", "/\t/x.example", "/\\x.example", "https://x")]
+    [None, None, None, None]
+    """
+    printable = all("!" <= character <= "~" and character != "\\" for character in target)
+    if printable and target.startswith(within) and not target.startswith("//"):
+        return target
+    return None
 
 
 def qr_svg(text: str) -> Markup:

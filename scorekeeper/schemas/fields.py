@@ -10,6 +10,7 @@ from typing import Any
 from marshmallow import ValidationError, fields, validate
 
 from engine.cards import DISTANCE_VALUES
+from scorekeeper.names import name_problem, normal_name
 
 LIMIT = 10**9
 """No count, distance or index at a card table comes near a billion; beyond it a number is junk."""
@@ -122,3 +123,16 @@ class Text(fields.String):
         if text and not self.blank and not text.strip():
             raise ValidationError("Not valid text: it is only spaces.")
         return text
+
+
+class Name(Text):
+    """A name of a table, a player or a side (see :mod:`scorekeeper.names`): stored in NFC
+    without outer spaces, refused if it has a character that does not show as itself."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        if text.strip() or not self.blank:
+            problem = name_problem(text)  # before trimming: a trailing U+2028 is refused too
+            if problem:
+                raise ValidationError(f"Not a valid name: {problem}.")
+        return normal_name(text)

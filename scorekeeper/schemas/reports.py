@@ -7,11 +7,24 @@ These schemas guard the JSON shape and types only; what the rules say about the 
 
 from __future__ import annotations
 
-from marshmallow import RAISE, Schema, fields, validate
+from collections.abc import Sequence
+from typing import Any
 
+from marshmallow import (
+    RAISE,
+    Schema,
+    ValidationError,
+    fields,
+    validate,
+    validates,
+    validates_schema,
+)
+
+from scorekeeper.names import folded
 from scorekeeper.schemas.fields import (
     Distance,
     ExtensionCaller,
+    Name,
     StrictBoolean,
     StrictInteger,
     Text,
@@ -26,7 +39,7 @@ class SideReportSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    name = Text(blank=True)  # blank: the side takes its default name
+    name = Name(blank=True)  # blank: the side takes its default name
     distance = Distance(required=True)
     two_hundreds = StrictInteger(allow_none=True)
     safeties = fields.List(Text(), validate=SHORT_LIST)
@@ -46,12 +59,31 @@ class HandSchema(Schema):
     extension_called_by = ExtensionCaller(allow_none=True)
     sides = fields.List(fields.Nested(SideReportSchema), required=True, validate=SHORT_LIST)
 
+    @validates_schema
+    def _distinct_names(self, data: dict[str, Any], **_: Any) -> None:
+        same = same_name_problem([side.get("name", "") for side in data.get("sides", [])])
+        if same:
+            raise ValidationError({"sides": {same[0]: {"name": [same[1]]}}})
+
 
 class HandReportSchema(HandSchema):
     """A standalone v1 hand report."""
 
     players = StrictInteger(required=True)
     variants = fields.Dict(keys=Text(), values=fields.Raw())
+
+
+def same_name_problem(names: Sequence[str]) -> tuple[int, str] | None:
+    """The first name in ``names`` that reads as an earlier one (blank names aside), with why."""
+    seen: dict[str, int] = {}
+    for index, name in enumerate(names):
+        first = seen.setdefault(folded(name), index) if name else index
+        if first != index:
+            return index, (
+                f"Not a valid name: it reads as the same name as side {first} "
+                f"({names[first]!r}), so the scores would be ambiguous."
+            )
+    return None
 
 
 class ScoreSheetSchema(Schema):
@@ -62,8 +94,14 @@ class ScoreSheetSchema(Schema):
 
     players = StrictInteger(required=True)
     variants = fields.Dict(keys=Text(), values=fields.Raw())
-    sides = fields.List(Text(), validate=SHORT_LIST)
+    sides = fields.List(Name(), validate=SHORT_LIST)
     hands = fields.List(fields.Nested(HandSchema), validate=validate.Length(max=500))
+
+    @validates("sides")
+    def _distinct_names(self, names: list[str], **_: Any) -> None:
+        same = same_name_problem(names)
+        if same:
+            raise ValidationError({same[0]: [same[1]]})
 
 
 class SideScoreSchema(Schema):

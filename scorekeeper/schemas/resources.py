@@ -7,7 +7,7 @@ from marshmallow import RAISE, Schema, fields, validate
 from engine.cards import Card
 from engine.rules import SUPPORTED_PLAYERS
 from scorekeeper.models import GameStatus
-from scorekeeper.schemas.fields import StrictInteger, Text, UtcDateTime
+from scorekeeper.schemas.fields import Name, StrictInteger, Text, UtcDateTime
 from scorekeeper.schemas.reports import HandSchema
 
 MAX_PAGE = 100
@@ -24,15 +24,15 @@ class Strict(Schema):
 
 
 class TableCreateSchema(Strict):
-    name = Text(required=True)
+    name = Name(required=True)
 
 
 class PlayerCreateSchema(Strict):
-    name = Text(required=True)
+    name = Name(required=True)
 
 
 class GameSideSchema(Strict):
-    name = Text()
+    name = Name()
     players = fields.List(StrictInteger(), required=True, validate=validate.Length(min=1, max=2))
 
 

@@ -59,3 +59,12 @@ document.addEventListener("submit", (event) => {
   if (!event.target.matches("form.move")) return;
   setTimeout(() => document.querySelectorAll("form.move button").forEach((b) => { b.disabled = true; }), 0);
 });
+
+// A share link carries the table's key after "#", which the browser never sends: hand it over
+// in the join form's POST, after taking it out of the address bar and the history.
+const join = document.querySelector("form[data-join]");
+if (join && location.hash.length > 1) {
+  join.elements.token.value = decodeURIComponent(location.hash.slice(1));
+  history.replaceState(null, "", location.pathname + location.search);
+  join.submit();
+}

@@ -13,6 +13,7 @@ from tests.api.conftest import TableAccess
 
 PHONES = 8
 SMALL = {"sides": [{"distance": 300}, {"distance": 450}]}
+WIN = {"sides": [{"distance": 700, "two_hundreds": 0, "completed_trip": True}, {"distance": 0}]}
 
 
 def all_at_once(app: Flask, send: Callable[[Any, int], int]) -> list[int]:
@@ -76,3 +77,44 @@ def test_concurrent_different_hands_are_all_recorded_in_turn(
     game = table.client.get(url, headers=table.headers).get_json()
     assert [hand["number"] for hand in game["hands"]] == list(range(1, PHONES + 2))
     assert game["totals"] == [300 * (PHONES + 1), 450 * (PHONES + 1)]
+
+
+def test_concurrent_retries_of_the_game_ending_hand_all_answer_the_first_result(
+    app: Flask, table: TableAccess
+) -> None:
+    ann, bob = table.add_players("Ann", "Bob")
+    url = f"{table.url}/games/{table.start_game(2, [[ann], [bob]])['id']}"
+    for _ in range(2):  # 1,900 each: the third ends the game
+        table.client.post(url + "/hands", json=WIN, headers=table.headers)
+    answers: list[tuple[int, Any, str | None, str | None]] = []
+
+    def retry(client: Any, _phone: int) -> int:
+        headers = {**table.headers, "Idempotency-Key": "the-last-hand"}
+        response = client.post(url + "/hands", json=WIN, headers=headers)
+        replayed = response.headers.get("Idempotent-Replayed")
+        answers.append(
+            (response.status_code, response.get_json(), response.headers.get("ETag"), replayed)
+        )
+        return int(response.status_code)
+
+    assert all_at_once(app, retry) == [201] * PHONES
+    assert len({repr(answer[:3]) for answer in answers}) == 1  # one body, one ETag
+    assert sorted(str(answer[3]) for answer in answers) == ["None"] + ["true"] * (PHONES - 1)
+    game = table.client.get(url, headers=table.headers).get_json()
+    assert (len(game["hands"]), game["status"]) == (3, "finished")
+
+
+def test_names_that_read_alike_added_at_once_are_one_player(app: Flask, table: TableAccess) -> None:
+    spellings = ["Ann", "ann", "ANN", "Ann ", " ann", "aNN", "\uff21nn", "Ann  "]
+
+    def add(client: Any, phone: int) -> int:
+        body = {"name": spellings[phone]}
+        return int(
+            client.post(table.url + "/players", json=body, headers=table.headers).status_code
+        )
+
+    assert all_at_once(app, add) == [201] + [409] * (PHONES - 1)
+    assert (
+        len(table.client.get(table.url + "/players", headers=table.headers).get_json()["items"])
+        == 1
+    )

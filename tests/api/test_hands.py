@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import jsonschema
 import pytest
+import yaml
 
 from tests.api.conftest import TableAccess
+from tests.contract import SPEC_PATH
 
 WIN = {"sides": [{"distance": 700, "two_hundreds": 0, "completed_trip": True}, {"distance": 0}]}
 SMALL = {"sides": [{"distance": 300}, {"distance": 450}]}
@@ -260,3 +263,37 @@ def test_a_hands_etag_changes_when_an_earlier_hand_is_corrected(
     response = table.get(game_url + "/hands/2", headers={"If-None-Match": second})
     assert response.status_code == 200
     assert response.get_json()["totals"] == [2200, 450]
+
+
+def test_a_replayed_hand_carries_the_first_answers_etag(table: TableAccess, game_url: str) -> None:
+    key = {"Idempotency-Key": "phone-1-hand-1"}
+    first = table.post(game_url + "/hands", SMALL, headers=key)
+    again = table.post(game_url + "/hands", SMALL, headers=key)
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["ETag"] == first.headers["ETag"]
+    assert table.get(game_url + "/hands/1").headers["ETag"] == first.headers["ETag"]
+
+
+def test_the_contract_refuses_if_match_star_as_the_server_does(
+    table: TableAccess, game_url: str
+) -> None:
+    table.post(game_url + "/hands", SMALL)
+    parameter = yaml.safe_load(SPEC_PATH.read_text())["components"]["parameters"]["IfMatch"]
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate("*", parameter["schema"])
+    etag = table.get(game_url + "/hands/1").headers["ETag"]
+    jsonschema.validate(etag, parameter["schema"])
+    assert "428" in parameter["description"]
+    response = table.delete(game_url + "/hands/1", headers={"If-Match": "*"})
+    assert response.status_code == 428
+    assert response.mimetype == "application/problem+json"
+
+
+@pytest.mark.parametrize("key", ["a\x00b", "caf\xe9", "tab\tkey", "x" * 256])
+def test_an_idempotency_key_that_is_not_printable_ascii_is_400(
+    table: TableAccess, game_url: str, key: str
+) -> None:
+    response = table.post(game_url + "/hands", SMALL, headers={"Idempotency-Key": key})
+    assert response.status_code == 400
+    assert "Idempotency-Key" in response.get_json()["detail"]
+    assert hands(table, game_url) == []

@@ -5,7 +5,10 @@ from __future__ import annotations
 import csv
 import io
 
+import yaml
+
 from tests.api.conftest import TableAccess
+from tests.contract import SPEC_PATH
 
 WIN_1000 = {
     "sides": [{"distance": 1000, "two_hundreds": 0, "completed_trip": True}, {"distance": 0}]
@@ -60,3 +63,14 @@ def test_csv_export_matches_the_json(table: TableAccess) -> None:
         ("Bob", "0", "lost"),
     ]
     assert rows[0]["side_name"].startswith("'=")
+
+
+def test_the_csv_header_is_the_contracts(table: TableAccess) -> None:
+    operation = yaml.safe_load(SPEC_PATH.read_text())["paths"][
+        "/api/v1/tables/{table_id}/history.csv"
+    ]["get"]
+    documented = operation["responses"]["200"]["description"].split(":", 1)[1]
+    columns = [name.strip(" .") for name in documented.split(",")]
+    row = yaml.safe_load(SPEC_PATH.read_text())["components"]["schemas"]["HistoryRow"]
+    header = table.get("/history.csv").get_data(as_text=True).splitlines()[0]
+    assert header.split(",") == columns == list(row["properties"])

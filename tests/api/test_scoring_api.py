@@ -203,3 +203,22 @@ def test_deeply_nested_json_is_400(client: FlaskClient) -> None:
     )
     assert response.status_code == 400
     assert "nested too deeply" in response.get_json()["detail"]
+
+
+def test_a_sheets_sides_cannot_read_alike(client: FlaskClient) -> None:
+    sheet = {"players": 2, "sides": ["Ann", "ANN "], "hands": []}
+    response = client.post("/api/v1/score/sheet", json=sheet)
+    assert response.status_code == 422
+    (error,) = response.get_json()["errors"]
+    assert error["path"] == "/sides/1"
+    assert "same name as side 0" in error["detail"]
+
+
+def test_a_reports_side_names_cannot_read_alike_or_hide_characters(client: FlaskClient) -> None:
+    report = {"players": 2, "sides": [side("Ann", 0), side("ann", 0)]}
+    response = client.post("/api/v1/score", json=report)
+    assert response.status_code == 422
+    assert response.get_json()["errors"][0]["path"] == "/sides/1/name"
+    report = {"players": 2, "sides": [side("Ann\u202e", 0), side("Bob", 0)]}
+    response = client.post("/api/v1/score", json=report)
+    assert response.get_json()["errors"][0]["path"] == "/sides/0/name"

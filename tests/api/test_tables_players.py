@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from flask.testing import FlaskClient
 
 from tests.api.conftest import TableAccess
@@ -140,6 +141,98 @@ def test_two_sides_cannot_share_a_name(table: TableAccess) -> None:
     body = {
         "players": 4,
         "sides": [{"name": "Us", "players": [a, c]}, {"name": "Us", "players": [b, d]}],
+    }
+    response = table.post("/games", body)
+    assert response.status_code == 422
+    assert response.get_json()["errors"][0]["path"] == "/sides/1/name"
+
+
+def test_renaming_to_a_taken_name_is_409_and_changes_nothing(table: TableAccess) -> None:
+    ann, bob = table.add_players("Ann", "Bob")
+    table.start_game(2, [[ann], [bob]])  # the rename touches the games Bob sat in
+    response = table.patch(f"/players/{bob}", {"name": "Ann"})
+    assert response.status_code == 409
+    assert response.mimetype == PROBLEM
+    assert "Ann" in response.get_json()["detail"]
+    assert [p["name"] for p in table.get("/players").get_json()["items"]] == ["Ann", "Bob"]
+
+
+def test_renaming_a_player_to_their_own_name_is_no_conflict(table: TableAccess) -> None:
+    (ann,) = table.add_players("Ann")
+    assert table.patch(f"/players/{ann}", {"name": "Ann"}).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("name", "character"),
+    [
+        ("An\u200bn", "U+200B"),  # zero-width space
+        ("\u202eAnn", "U+202E"),  # right-to-left override
+        ("Ann\u2028Lee", "U+2028"),  # line separator
+        ("\u200b", "U+200B"),
+        ("Ann\u00ad", "U+00AD"),  # soft hyphen
+        ("\u3164", "U+3164"),  # Hangul filler: a letter drawn as nothing
+        ("Ann\u0085", "U+0085"),  # a C1 control
+    ],
+)
+def test_names_that_do_not_show_as_themselves_are_refused(
+    table: TableAccess, name: str, character: str
+) -> None:
+    response = table.post("/players", {"name": name})
+    assert response.status_code == 422
+    (error,) = response.get_json()["errors"]
+    assert error["path"] == "/name"
+    assert character in error["detail"]
+    assert table.get("/players").get_json()["items"] == []
+
+
+def test_table_and_side_names_follow_the_same_rules(table: TableAccess) -> None:
+    response = table.client.post("/api/v1/tables", json={"name": "Club\u202e"})
+    assert response.status_code == 422
+    assert response.get_json()["errors"][0]["path"] == "/name"
+    ann, bob = table.add_players("Ann", "Bob")
+    body = {"players": 2, "sides": [{"players": [ann], "name": "\u200b"}, {"players": [bob]}]}
+    response = table.post("/games", body)
+    assert response.status_code == 422
+    assert response.get_json()["errors"][0]["path"] == "/sides/0/name"
+
+
+def test_names_are_stored_in_nfc_without_outer_spaces(table: TableAccess) -> None:
+    (zoe,) = table.add_players("  Zoe\u0301  ")
+    assert table.get(f"/players/{zoe}").get_json()["name"] == "Zo\u00e9"
+
+
+def test_emoji_joined_by_a_zero_width_joiner_make_a_name(table: TableAccess) -> None:
+    astronaut = "\U0001f469\u200d\U0001f680"
+    assert table.post("/players", {"name": f"{astronaut} Ann"}).status_code == 201
+    assert table.post("/players", {"name": "A\u200dnn"}).status_code == 422
+
+
+@pytest.mark.parametrize("alike", ["ann  lee", "ANN LEE", "\uff21nn Lee", "Ann\u00a0Lee"])
+def test_names_that_read_alike_are_one_name(table: TableAccess, alike: str) -> None:
+    (_, bob) = table.add_players("Ann Lee", "Bob")
+    response = table.post("/players", {"name": alike})
+    assert response.status_code == 409
+    assert response.mimetype == PROBLEM
+    assert table.patch(f"/players/{bob}", {"name": alike}).status_code == 409
+    names = [p["name"] for p in table.get("/players").get_json()["items"]]
+    assert names == ["Ann Lee", "Bob"]
+
+
+def test_accents_tell_names_apart(table: TableAccess) -> None:
+    table.add_players("Zoe")
+    assert table.post("/players", {"name": "Zoé"}).status_code == 201
+
+
+def test_a_player_may_change_the_case_of_their_own_name(table: TableAccess) -> None:
+    (ann,) = table.add_players("ann")
+    assert table.patch(f"/players/{ann}", {"name": "Ann"}).get_json()["name"] == "Ann"
+
+
+def test_two_sides_cannot_have_names_that_read_alike(table: TableAccess) -> None:
+    a, b, c, d = table.add_players("A", "B", "C", "D")
+    body = {
+        "players": 4,
+        "sides": [{"name": "Us", "players": [a, c]}, {"name": "US ", "players": [b, d]}],
     }
     response = table.post("/games", body)
     assert response.status_code == 422

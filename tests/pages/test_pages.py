@@ -125,6 +125,38 @@ def test_a_second_phone_sees_the_hand_appear(
     other.close()
 
 
+def test_the_share_link_keeps_its_key_out_of_every_request(
+    page: Page, browser: Browser, live_server: str
+) -> None:
+    table_url = create_table(page, live_server, "Fragment")
+    share = page.locator("input.share-link").input_value()
+    key = share.rpartition("#")[2]
+    assert key.startswith("mb_")
+    other = browser.new_context(viewport=PHONE)
+    second = other.new_page()
+    sent: list[tuple[str, str]] = []
+    second.on("request", lambda request: sent.append((request.url, request.post_data or "")))
+    second.goto(share)
+    expect(second).to_have_url(table_url)
+    assert [url for url, _ in sent if key in url] == []  # never in an address a log may keep
+    assert [url for url, body in sent if key in body] == [share.partition("#")[0]]  # a POST
+    other.close()
+
+
+def test_a_share_link_pasted_without_javascript_joins_the_table(
+    page: Page, browser: Browser, live_server: str
+) -> None:
+    table_url = create_table(page, live_server, "Pasted")
+    share = page.locator("input.share-link").input_value()
+    other = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    second = other.new_page()
+    second.goto(share)
+    second.get_by_label("Share link or table key").fill(share)
+    second.get_by_role("button", name="Join").click()
+    expect(second).to_have_url(table_url)
+    other.close()
+
+
 def test_french_switch(page: Page, live_server: str) -> None:
     create_table(page, live_server, "Français")
     page.get_by_role("link", name="FR", exact=True).click()
@@ -136,6 +168,7 @@ def test_touch_targets_are_at_least_44_px(page: Page, live_server: str) -> None:
     add_players(page, "Ann", "Bob")
     start_two_player_game(page, "Ann", "Bob")
     page.get_by_role("link", name="Enter a hand").click()
+    page.wait_for_load_state("load")  # sizes are read once the stylesheet applies
     small = page.evaluate(
         """() => [...document.querySelectorAll('button, a.button, input, select, label.toggle')]
               .filter(e => e.offsetParent !== null && !['checkbox', 'radio'].includes(e.type))
@@ -221,6 +254,7 @@ def test_a_correction_from_a_stale_form_overwrites_nothing(
     other = browser.new_context(viewport=PHONE)
     second = other.new_page()
     second.goto(share)
+    expect(second).to_have_url(re.compile(r"/t/\d+$"))  # the join page posted the link's key
     second.goto(live_server + correct_url)
     page.goto(live_server + correct_url)
     page.locator("input[name='s0-d100']").fill("3")
@@ -273,3 +307,36 @@ def test_odd_numbers_in_forms_are_refused_not_crashed(page: Page, live_server: s
     assert response.status == 422
     new_game = page.request.get(live_server + "/t/1/games/new?players=²")
     assert new_game.status in (200, 404)
+
+
+def test_every_page_keeps_to_the_content_security_policy(page: Page, live_server: str) -> None:
+    refused: list[str] = []
+    page.on(
+        "console",
+        lambda message: (
+            refused.append(f"{page.url}: {message.text}")
+            if "Content Security Policy" in message.text
+            else None
+        ),
+    )
+    home = page.goto(live_server + "/")
+    assert home is not None and "script-src 'self'" in home.headers["content-security-policy"]
+    create_table(page, live_server, "Policy")
+    page.locator("details.share summary").click()
+    expect(page.locator(".qr svg")).to_be_visible()
+    add_players(page, "Ann", "Bob")
+    start_two_player_game(page, "Ann", "Bob")
+    page.get_by_role("link", name="Enter a hand").click()
+    page.locator("input[name='s0-d100']").fill("3")
+    expect(page.locator("[data-preview-total='0']")).to_have_text("300")  # the script ran
+    page.get_by_role("button", name="Save the hand").click()
+    expect(page.locator(".chart svg polyline")).to_have_count(2)
+    page.get_by_role("link", name="FR", exact=True).click()
+    page.get_by_role("link", name="EN", exact=True).click()
+    page.goto(page.url.rsplit("/games/", 1)[0] + "/history")
+    page.get_by_role("link", name="Policy").click()
+    page.get_by_role("link", name="Play in the app").click()
+    page.locator("select[name=seat1]").select_option(label="Computer (strong)")
+    page.get_by_role("button", name="Deal").click()
+    expect(page.locator(".hand .card")).to_have_count(7)
+    assert refused == []

@@ -3,8 +3,8 @@
 Games stored before keep the old chances (only a holder of the safety was asked), so their
 stored moves still replay exactly.
 
-Revision ID: 0004_private_chances
-Revises: 0003_virtual_games
+Revision ID: 0006_private_chances
+Revises: 0005_player_name_keys
 Create Date: 2026-11-24 02:40:00.000000
 
 """
@@ -13,8 +13,8 @@ import sqlalchemy as sa
 from alembic import op
 
 # revision identifiers, used by Alembic.
-revision = "0004_private_chances"
-down_revision = "0003_virtual_games"
+revision = "0006_private_chances"
+down_revision = "0005_player_name_keys"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,103 @@
+"""Names people give to tables, players and sides: what is accepted, and when two are the same.
+
+A name is shown on every phone at the table and a hand is credited to a side by its name, so two
+names must never look alike while being different strings. The rules:
+
+* A name is stored in Unicode NFC, without leading or trailing spaces.
+* It is refused if it has a character that does not show as itself: control characters, line
+  and paragraph separators, format characters (zero-width spaces and joiners, bidirectional
+  controls such as U+202E, the soft hyphen), Hangul fillers, private-use and unassigned code
+  points, or an unpaired surrogate. The one exception is U+200D (zero-width joiner) between two
+  emoji, which draws one emoji from them (a family, a profession, a flag).
+* It must have at least one letter, digit, punctuation mark or symbol.
+* Two names are the same name when they read the same: compared after NFKC (so a full-width
+  "Ａｎｎ" or a ligature is its plain form), case folding ("ANN", "ann", "Straße" and "STRASSE"),
+  and with runs of spaces counted as one. Accents count ("Zoé" is not "Zoe"). Look-alike letters
+  of different scripts (a Cyrillic "а" for a Latin "a") are not folded: that needs Unicode's
+  confusables table, which the standard library does not have.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import unicodedata
+
+INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+"""Control, format, surrogate, private-use, unassigned, line and paragraph separator."""
+
+BLANK_LETTERS = frozenset({"\u115f", "\u1160", "\u3164", "\uffa0"})
+"""Hangul fillers: letters by category, drawn as nothing."""
+
+ZERO_WIDTH_JOINER = "\u200d"
+EMOJI_PRESENTATION = "\ufe0f"
+VISIBLE_CATEGORIES = frozenset("LNPS")
+"""The first letter of the categories of letters, digits, punctuation and symbols."""
+
+
+def normal_name(text: str) -> str:
+    """``text`` as a name is stored: NFC, without leading or trailing spaces."""
+    return unicodedata.normalize("NFC", text).strip()
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a name, or None if it can.
+
+    >>> name_problem("Zoé & 👩‍🚀")
+    >>> name_problem("An\\u200bn")[:46]
+    'it has an invisible or formatting character (U'
+    >>> name_problem("\\u0301")
+    'it has no letter, digit or symbol'
+    """
+    name = unicodedata.normalize("NFC", name)
+    for index, character in enumerate(name):
+        category = unicodedata.category(character)
+        if character == ZERO_WIDTH_JOINER and _joins_emoji(name, index):
+            continue
+        if category in ("Cc", "Zl", "Zp"):
+            return f"it has a control character or a line break ({_code(character)})"
+        if category in INVISIBLE_CATEGORIES or character in BLANK_LETTERS:
+            return (
+                f"it has an invisible or formatting character ({_code(character)}), which would "
+                "make it look like another name"
+            )
+    if not any(unicodedata.category(c)[0] in VISIBLE_CATEGORIES for c in name):
+        return "it has no letter, digit or symbol"
+    return None
+
+
+def folded(name: str) -> str:
+    """``name`` as a person reads it: the form two names are compared in.
+
+    >>> folded("  ＡＮＮ   Lee ") == folded("ann lee")
+    True
+    >>> folded("Straße") == folded("STRASSE"), folded("Zoé") == folded("Zoe")
+    (True, False)
+    """
+    once = unicodedata.normalize("NFKC", name).casefold()
+    return " ".join(unicodedata.normalize("NFKC", once).split())
+
+
+def name_key(name: str) -> str:
+    """What the database keeps unique per table: a digest of :func:`folded` (fixed length, so
+    any name of 80 characters fits an index, however far NFKC expands it)."""
+    return hashlib.sha256(folded(name).encode()).hexdigest()
+
+
+def same_name(first: str, second: str) -> bool:
+    """Whether a person would read ``first`` and ``second`` as the same name."""
+    return folded(first) == folded(second)
+
+
+def _joins_emoji(name: str, index: int) -> bool:
+    """Whether the joiner at ``index`` stands between two emoji (a modifier or the emoji
+    presentation selector may come between the first emoji and the joiner)."""
+    before = name[index - 1] if index > 0 else ""
+    after = name[index + 1] if index + 1 < len(name) else ""
+    before_ok = bool(before) and (
+        before == EMOJI_PRESENTATION or unicodedata.category(before) in ("So", "Sk")
+    )
+    return before_ok and bool(after) and unicodedata.category(after) == "So"
+
+
+def _code(character: str) -> str:
+    return f"U+{ord(character):04X}"
