@@ -8,7 +8,7 @@ set of legal moves, the hands, the draw pile size, the discard pile and every ta
 at the end, the report.
 
 The suite runs one hand per row of a seeded sample of the variant combinations that covers every
-pair of variant values (``private_chances`` included), 192 rows per player count; the larger sweep
+pair of variant values (``private_chances`` included), 128 rows per player count; the larger sweep
 is run by hand and is not part of the suite:
 ``python -m tests.engine.test_referee --hands 20000 --start 0`` (prints the first mismatch of every
 disagreeing hand, grouped by field, and counts of the rare situations the hands went through).
@@ -64,7 +64,7 @@ PLAY_VARIANTS: dict[str, tuple[str, str]] = {
 }
 KEYS = tuple(PLAY_VARIANTS)
 PLAYER_COUNTS = (2, 3, 4, 6)
-ROWS_PER_COUNT = 192  # hands per player count in the suite (about 10 ms each)
+ROWS_PER_COUNT = 128  # hands per player count in the suite (about 15 ms each)
 
 
 class Mismatch(AssertionError):
