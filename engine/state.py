@@ -543,6 +543,9 @@ class HandState:
             self.fresh[side] = NOTHING_FRESH  # older hazards lose their chance
         if self.draw_pile:
             self.hands[seat].append(self.draw_pile.pop())
+            if not self.draw_pile and self._exhausted():
+                self.phase = Phase.OVER  # no_playable: as soon as the last draw leaves no play
+                return
         self.turn = seat
         self.to_act = seat
 

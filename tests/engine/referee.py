@@ -341,8 +341,9 @@ class Referee:
     def _blocked(self) -> bool:
         """exhaustion_end: no_playable: the pile is empty and no seat can play a card (§12).
 
-        Tested when a turn is to begin (so the seat that drew the last card still finishes its
-        turn), after the chance of an until_next_draw coup-fourré and before the chance of a
+        Tested when a turn is to begin and right after the draw that empties the pile ("as soon
+        as": the seat that drew the last card does not discard first), after the chance of an
+        until_next_draw coup-fourré and before the chance of a
         victims_next_turn one (with nobody able to play nobody holds a safety, so the order only
         shows with private chances, where seats without one are asked)."""
         if self.pile or self.rules.exhaustion_end is not ExhaustionEnd.NO_PLAYABLE:
@@ -357,6 +358,8 @@ class Referee:
     def _draw_and_act(self, seat: int) -> None:
         if self.pile:
             self.hands[seat].append(self.pile.pop())
+            if self._blocked():
+                return
         self.chance = None
         self.phase = RPhase.PLAY
         self.to_act = seat

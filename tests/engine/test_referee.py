@@ -18,8 +18,9 @@ changes a legal move or a hand report):
 - §5a "Right of Way also takes every Speed Limit off the speed pile": every one, even a Speed Limit
   lying under an End of Limit (not only those showing).
 - §12 ``exhaustion_end: no_playable``: the test is made when a turn is to begin with the pile
-  already empty (and after a coup-fourré whose replacement draw took the last card), so the seat
-  that drew the last card still plays or discards before the hand ends.
+  already empty (and after a coup-fourré whose replacement draw took the last card), and right
+  after the draw that takes the last card: "as soon as" nobody can play, the seat that drew it
+  does not discard first.
 - §12 ``coup_fourre_window: victims_next_turn``: the declaring seat draws the replacement card,
   then may answer the next hazard shown if it too was played since its side's last turn, then
   draws for its turn; the coup-fourré never moves the turn (it is already that seat's turn), also
