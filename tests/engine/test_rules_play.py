@@ -252,3 +252,14 @@ def test_under_victims_next_turn_only_the_last_hazard_may_be_answered() -> None:
     state.apply(Play(C.FLAT_TIRE, 2))
     state.apply(Play(C.STOP, 2), seat=1)  # covers the Flat Tire before seat 2's turn
     assert (state.phase, state.to_act) == (Phase.PLAY, 2)
+
+
+def test_no_playable_ends_the_hand_as_soon_as_the_last_draw_leaves_no_play() -> None:
+    """RULES.md §12 ``exhaustion_end: no_playable``: the seat that draws the last card does not
+    discard first when nobody, itself included, can play."""
+    state = position([C.DISTANCE_25, C.DISTANCE_50], variants={"exhaustion_end": "no_playable"})
+    state.draw_pile[:] = [C.DISTANCE_75]
+    state.hands[1] = [C.DISTANCE_25]
+    state.apply(Discard(C.DISTANCE_50))
+    assert state.over and state.draw_pile == []
+    assert state.hands[1] == [C.DISTANCE_25, C.DISTANCE_75]
