@@ -73,10 +73,13 @@ def _sqlite_app(template: Path, folder: Path) -> Flask:
 
 
 def _empty_postgres_app(url: str) -> Flask:
+    """The app on the session's PostgreSQL database, emptied and its ids starting at 1 again.
+    (DELETE, not TRUNCATE: on a few rows it takes a millisecond where TRUNCATE takes forty.)"""
     app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url})
     with app.app_context():
-        tables = [t.name for t in db.metadata.sorted_tables]
-        db.session.execute(text(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY CASCADE"))
+        for table in reversed(db.metadata.sorted_tables):
+            db.session.execute(table.delete())
+        db.session.execute(text("SELECT setval(oid, 1, false) FROM pg_class WHERE relkind = 'S'"))
         db.session.commit()
     return app
 
