@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 
@@ -12,6 +14,12 @@ from tests.reports import ALL_SAFETIES, hand, side
 from tests.strategies import legal_hands
 
 PROBLEM = "application/problem+json"
+
+
+@pytest.fixture
+def app(database_free_app: Flask) -> Flask:
+    """Scoring is stateless: these tests run once, on an app that has no database to use."""
+    return database_free_app
 
 
 def test_score_returns_every_category_for_every_side(client: FlaskClient) -> None:
@@ -124,8 +132,12 @@ def test_unknown_and_missing_fields_are_refused(client: FlaskClient) -> None:
 def test_json_that_is_not_an_object(client: FlaskClient) -> None:
     for body in ("[]", '"text"', "3", "null"):
         response = client.post("/api/v1/score", data=body, content_type="application/json")
-        assert response.status_code in (400, 422), body
+        # Well-formed JSON of the wrong shape: 422 naming the body; 400 is for JSON that is not.
+        assert response.status_code == 422, body
         assert response.mimetype == PROBLEM
+        assert [(e["path"], e["code"]) for e in response.get_json()["errors"]] == [
+            ("", "invalid_field")
+        ]
 
 
 def test_body_must_be_json(client: FlaskClient) -> None:

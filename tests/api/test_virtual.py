@@ -1,5 +1,9 @@
 """Virtual games over the API: seats and their tokens, what each token may see and do, moves
-checked by the engine, computers answering in the request, retries, races, and one history."""
+checked by the engine, computers answering in the request, retries, races, and one history.
+
+The server deals each game from a secret seed (``virtual.new_seed``); here the seeds are 1, 2, 3...
+in each test, so every run plays the same games and a test that needs a situation from the deal
+asserts that it got it."""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
+from engine.cards import Card
 from engine.game import Game as EngineGame
 from scorekeeper import virtual
 from tests.api.conftest import TableAccess
@@ -19,12 +24,24 @@ from tests.api.test_concurrency import PHONES, all_at_once
 NAMES = itertools.count(1)
 
 
+class Seeds:
+    """The seeds the server deals this test's games from, in turn: 1, 2, 3... unless a test
+    sets ``next``."""
+
+    def __init__(self) -> None:
+        self.next = 1
+
+    def __call__(self) -> int:
+        seed, self.next = self.next, self.next + 1
+        return seed
+
+
 @pytest.fixture(autouse=True)
-def known_deals(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every game of a test is dealt from a known seed, so what a test meets is the same on
-    every run (and a test that needs a situation asserts the seed gave it)."""
-    seeds = itertools.count(20261124)
-    monkeypatch.setattr(virtual, "new_seed", lambda: next(seeds))
+def seeds(monkeypatch: pytest.MonkeyPatch) -> Seeds:
+    """Deal this test's virtual games from known seeds, not from the system's entropy."""
+    seeds = Seeds()
+    monkeypatch.setattr(virtual, "new_seed", seeds)
+    return seeds
 
 
 @dataclass
@@ -82,7 +99,7 @@ def play_to_the_end(
     while view["state"] is not None and (hands is None or len(view["game"]["hands"]) < hands):
         to_act = view["state"]["to_act"]
         assert to_act in seats, "a computer seat was left to move"
-        mine = seats[to_act].read()
+        mine = view if view["seat"] == to_act else seats[to_act].read()
         state = mine["state"]
         assert len(state["hand"]) == state["hand_sizes"][to_act]
         for other in seats.values():  # nobody else is shown this seat's cards or its moves
@@ -108,8 +125,9 @@ def test_a_virtual_game_gives_tokens_to_players_only(table: TableAccess) -> None
     ]
     assert body["game"]["sides"][1]["name"] == "Computer 2 (strong)"
     mine = seats[0].read()
-    assert mine["seat"] == 0 and len(mine["state"]["hand"]) in (6, 7)
-    assert mine["state"]["to_act"] == 0  # the computer dealt-to first has already played
+    assert mine["seat"] == 0 and mine["state"]["to_act"] == 0
+    # The computer, dealt to first, has played; seat 0 has drawn its seventh card.
+    assert mine["state"]["pending_hazard"] is None and len(mine["state"]["hand"]) == 7
     assert [event["seat"] for event in mine["events"]] == [1]
 
 
@@ -152,16 +170,17 @@ def test_an_illegal_move_is_refused_with_the_rule_and_changes_nothing(table: Tab
     error = refused.get_json()["errors"][0]
     assert (error["code"], error["path"]) == ("illegal_move", "/move")
     assert "must play or discard a card (RULES.md §4)" in error["detail"]
-    # Nobody rolls before a Roll: any distance card in the first hand is refused, naming why.
-    for card in {card for card in view["state"]["hand"] if card.startswith("distance")}:
-        refused = seat.move(view["next_move"], {"move": "play", "card": card})
-        assert refused.status_code == 422
-        assert "rolling" in refused.get_json()["errors"][0]["detail"]
+    # Nobody rolls before a Roll: a distance card in the first hand is refused, naming why.
+    distance = sorted({card for card in view["state"]["hand"] if card.startswith("distance")})
+    assert distance, "the seeded deal gives the first seat to act a distance card"
+    refused = seat.move(view["next_move"], {"move": "play", "card": distance[0]})
+    assert refused.status_code == 422
+    assert "rolling" in refused.get_json()["errors"][0]["detail"]
     assert seat.read()["next_move"] == view["next_move"]
-    not_held = next(
-        card for card in ("driving_ace", "extra_tank") if card not in view["state"]["hand"]
-    )
-    assert seat.move(view["next_move"], {"move": "discard", "card": not_held}).status_code == 422
+    not_held = next(str(card) for card in Card if str(card) not in view["state"]["hand"])
+    refused = seat.move(view["next_move"], {"move": "discard", "card": not_held})
+    assert refused.status_code == 422
+    assert "does not hold" in refused.get_json()["errors"][0]["detail"]
 
 
 def test_a_move_out_of_turn_is_409(table: TableAccess) -> None:
@@ -242,7 +261,7 @@ def test_teams_and_three_players_play_a_hand(
 ) -> None:
     _, seats = started(table, computers)
     view = play_to_the_end(seats, Random(len(computers)), hands=1)
-    assert len(view["game"]["hands"]) >= 1
+    assert len(view["game"]["hands"]) == 1
     assert view["game"]["players"] == len(computers)
 
 
@@ -254,10 +273,8 @@ def test_six_players_start_with_three_teams(table: TableAccess) -> None:
     assert view["state"]["to_act"] == 0 and len(view["state"]["tableaux"]) == 3
 
 
-def test_a_whole_game_lands_in_the_history_and_replays(
-    table: TableAccess, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(virtual, "new_seed", lambda: 20261132)  # ends on the player's move
+def test_a_whole_game_lands_in_the_history_and_replays(table: TableAccess, seeds: Seeds) -> None:
+    seeds.next = 4  # a short game (four hands, 113 moves, when this was written)
     body, seats = started(table, [None, "strong"])
     url = seats[0].url
     assert table.client.get(url + "/record", headers=table.headers).status_code == 409
@@ -277,11 +294,16 @@ def test_a_whole_game_lands_in_the_history_and_replays(
     csv = table.get("/history.csv").get_data(as_text=True)
     assert "Computer 2 (strong)" in csv
     assert seats[0].move(view["next_move"], {"move": "pass"}).status_code == 409
-    last = record["hands"][-1]["moves"][-1] if "score" in record["hands"][-1] else None
-    last = last or record["hands"][-2]["moves"][-1]
-    assert last.pop("seat") == 0  # the known deal ends on the player's move: a retry of it
-    retry = seats[0].move(view["next_move"] - 1, last)  # is answered as a retry
+    # The player's last move is the request that ended the game: the winning move was either it
+    # or a computer's answer played within that request. A double tap of it is answered again.
+    events = seats[0].read()["events"]
+    last = [event for event in events if event["seat"] == 0][-1]
+    assert {event["seat"] for event in events if event["number"] > last["number"]} <= {1}
+    move = {key: value for key, value in last.items() if key not in ("number", "hand", "seat")}
+    retry = seats[0].move(last["number"], move)
     assert (retry.status_code, retry.headers.get("Idempotent-Replayed")) == (200, "true")
+    assert retry.get_json()["game"] == view["game"]
+    assert seats[0].read()["next_move"] == view["next_move"]  # nothing was played again
 
 
 def test_concurrent_moves_never_fork_the_game(app: Flask, table: TableAccess) -> None:
@@ -297,11 +319,14 @@ def test_concurrent_moves_never_fork_the_game(app: Flask, table: TableAccess) ->
         return int(response.status_code)
 
     statuses = all_at_once(app, tap)
-    assert statuses.count(200) >= 1 and set(statuses) <= {200, 409}
     after = to_act.read(since=view["next_move"])
     assert after["next_move"] == view["next_move"] + 1
-    assert len([e for e in after["events"] if e["number"] == view["next_move"]]) == 1
-    assert PHONES == len(statuses)
+    (played,) = [e for e in after["events"] if e["number"] == view["next_move"]]
+    played = {key: value for key, value in played.items() if key not in ("number", "hand", "seat")}
+    # One move was played; the phones that sent that same move are answered as retries, the
+    # others are refused, since their number is taken.
+    same = [moves[phone % len(moves)] == played for phone in range(PHONES)]
+    assert statuses == sorted(200 if retried else 409 for retried in same)
 
 
 HAZARDS = {"accident", "out_of_gas", "flat_tire", "stop", "speed_limit"}

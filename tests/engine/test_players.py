@@ -7,29 +7,72 @@ from random import Random
 
 import pytest
 
-from engine.cards import Card
+from engine.cards import Card, CardKind
 from engine.game import Game
-from engine.moves import Move
+from engine.moves import (
+    CallExtension,
+    CoupFourre,
+    DeclineExtension,
+    Discard,
+    Move,
+    PassCoupFourre,
+    Play,
+)
 from engine.players import make_player
 from engine.players.search import SearchPlayer
 from engine.rules import Rules
+from engine.validation import check_report
 from engine.view import seat_view
 from scorekeeper.simulate import simulate, tally
+
+MOVES_IN_A_GAME = 20_000
+"""Far more moves than any game takes (random players' six-seat games take about 2,000)."""
+
+
+def every_move_with(hand: list[Card], own_side: int) -> list[Move]:
+    """Every move a seat holding ``hand`` could try, legal or not: each card played on each
+    side or on no side, each card discarded or laid as a coup-fourré, and the card-less moves.
+    (A card for the own tableau is listed once, with no side: naming the own side is the same
+    play.)"""
+    cards = set(hand)
+    return [
+        *(
+            Play(card, target)
+            for card in cards
+            for target in (None, 0, 1, 2)
+            if card.kind is CardKind.HAZARD or target != own_side
+        ),
+        *(Discard(card) for card in cards),
+        *(CoupFourre(card) for card in cards),
+        PassCoupFourre(),
+        CallExtension(),
+        DeclineExtension(),
+    ]
 
 
 @pytest.mark.parametrize("name", ["random", "greedy", "strong"])
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
-def test_players_only_choose_legal_moves(name: str, players: int) -> None:
-    game = Game(Rules.for_players(players), seed=players)
+def test_players_play_whole_games_by_the_rules(name: str, players: int) -> None:
+    """Each move chosen passes the rules' own check (not the list the player chose from), the
+    legal-move list is exactly what that check allows, every hand's report is one the scorer
+    accepts, and the game ends."""
+    rules = Rules.for_players(players)
+    game = Game(rules, seed=players)
     computers = [make_player(name, Random(seat)) for seat in range(players)]
-    for _ in range(3000):
+    for _ in range(MOVES_IN_A_GAME):
         if game.over:
             break
-        seat = game.hand.to_act
-        view = seat_view(game.hand, seat)
-        move = computers[seat].choose(view)
-        assert move in view.legal_moves
+        hand, seat = game.hand, game.hand.to_act
+        tried = every_move_with(hand.hands[seat], hand.side_of(seat))
+        assert {move for move in tried if hand.is_legal(move, seat)} == set(hand.legal_moves())
+        move = computers[seat].choose(seat_view(hand, seat))
+        hand.check(move, seat)
+        for other in range(players):
+            assert other == seat or not hand.is_legal(move, other)
         game.apply(move, seat)
+    assert game.over, f"no end after {MOVES_IN_A_GAME} moves"
+    assert max(game.sheet.totals) >= 5000
+    assert [check_report(report, rules) for report in game.reports] == [[]] * len(game.reports)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
@@ -44,7 +87,7 @@ def test_the_search_player_chooses_legal_moves_reproducibly(players: int) -> Non
             seat = game.hand.to_act
             view = seat_view(game.hand, seat)
             move = (searcher if seat == 0 else others[seat]).choose(view)
-            assert move in view.legal_moves
+            game.hand.check(move, seat)
             moves.append(move)
             game.apply(move, seat)
         choices.append(moves)
@@ -58,6 +101,8 @@ def test_a_sampled_deal_keeps_what_the_seat_has_seen(players: int) -> None:
     for _ in range(30):  # into the second hand, with cards on the tableaux and discards
         game.apply(game.hand.legal_moves()[0])
     hand = game.hand
+    assert len(game.sheet.hands) == 1 and not hand.over
+    assert hand.discards and any(t.battle for t in hand.tableaux)
     view = seat_view(hand, hand.to_act)
     unseen = view.unseen()
     sampled = [view.sample(Random(n)) for n in range(20)]

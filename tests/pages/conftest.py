@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from flask_migrate import upgrade
 from werkzeug.serving import make_server
 
 from scorekeeper import create_app
@@ -52,14 +51,12 @@ def browser_context_args() -> dict[str, Any]:
 
 
 @pytest.fixture(scope="session")
-def live_server() -> Iterator[str]:
+def live_server(sqlite_template: Path) -> Iterator[str]:
     """The app served on a free loopback port, on its own migrated SQLite database."""
     folder = Path(tempfile.mkdtemp(prefix="scorekeeper-pages-"))
-    app = create_app(
-        {"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'pages.sqlite3'}"}
-    )
-    with app.app_context():
-        upgrade()
+    database = folder / "pages.sqlite3"
+    shutil.copyfile(sqlite_template, database)
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}"})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -1,12 +1,14 @@
 """A virtual game from the phone pages, in headless chromium at 360×640: deal against computer
-players and play a whole hand by tapping cards."""
+players and play a whole hand by tapping cards. The app serves from a thread of this process,
+so each test deals its games from the seeds 1, 2, 3... and plays the same hands on every run."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from scorekeeper import virtual
 from tests.pages.conftest import PHONE
@@ -15,6 +17,16 @@ from tests.pages.test_pages import add_players, create_table
 MOVES_IN_A_HAND = 200
 """More taps than one seat can make in a hand: the loop below always ends on the hand's end."""
 
+NEXT_MOVE = "form.move input[name=number]"
+"""The number a seat's page will play its move under: it changes whenever a move is played."""
+
+
+@pytest.fixture(autouse=True)
+def seeds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deal this test's virtual games from the seeds 1, 2, 3..., not from the system's entropy."""
+    numbers = itertools.count(1)
+    monkeypatch.setattr(virtual, "new_seed", lambda: next(numbers))
+
 
 def deal(page: Page, server: str, seats: list[str], table: str = "Virtual") -> None:
     create_table(page, server, table)
@@ -22,9 +34,20 @@ def deal(page: Page, server: str, seats: list[str], table: str = "Virtual") -> N
     page.get_by_role("link", name="Play in the app").click()
     if len(seats) != 2:
         page.get_by_role("button", name=str(len(seats)), exact=True).click()
+        expect(page.locator("select[name^=seat]")).to_have_count(len(seats))
     for seat, label in enumerate(seats):
         page.locator(f"select[name=seat{seat}]").select_option(label=label)
     page.get_by_role("button", name="Deal").click()
+    # One player: that seat's page; several: the page of their links.
+    expect(page.locator("#play").or_(page.locator(".seat-links"))).to_be_visible()
+
+
+def play(page: Page, button: Locator) -> None:
+    """Tap a move's button and wait for the page that follows it (the move number moves on)."""
+    number = page.locator(NEXT_MOVE).first.input_value()
+    button.click()
+    expect(page.locator(NEXT_MOVE).first).not_to_have_value(number)
+    expect(page.locator(".events")).to_be_attached()  # the page is there down to its end
 
 
 def take_a_turn(page: Page) -> None:
@@ -34,10 +57,10 @@ def take_a_turn(page: Page) -> None:
     for name in ("Coup-fourré!", "Stop at 700", "Draw", "Go on"):
         button = page.get_by_role("button", name=name)
         if button.count():
-            button.first.click()
+            play(page, button.first)
             return
     plays = page.locator(".card-moves button.primary")
-    (plays if plays.count() else page.get_by_role("button", name="Discard")).first.click()
+    play(page, (plays if plays.count() else page.get_by_role("button", name="Discard")).first)
 
 
 def test_a_whole_hand_against_a_computer(page: Page, live_server: str) -> None:
@@ -55,27 +78,26 @@ def test_a_whole_hand_against_a_computer(page: Page, live_server: str) -> None:
     expect(page.locator("#hand-over")).to_contain_text("Hand 1")
     totals = page.locator(".hand-over .total td").all_inner_texts()
     assert len(totals) == 2 and any(total != "0" for total in totals)
-    scoreboard = page.locator(".totals .total").all_inner_texts()
-    assert [t.replace(",", "") for t in scoreboard] == [t.replace(",", "") for t in totals]
+    expect(page.locator(".totals .total")).to_have_text(totals)  # the first hand's, so far
 
 
 def test_two_phones_play_their_own_seats(browser: Browser, live_server: str) -> None:
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
     deal(page, live_server, ["Ann", "Bob"], table="Two phones")
+    expect(page.locator(".seat-links input")).to_have_count(2)
     links = page.locator(".seat-links input").evaluate_all("inputs => inputs.map(i => i.value)")
-    assert len(links) == 2
     bob = browser.new_context(viewport=PHONE).new_page()
     bob.goto(links[1])
     page.goto(links[0])
-    ann_cards = page.locator(".hand svg.card").evaluate_all("s => s.map(c => c.ariaLabel)")
-    bob_cards = bob.locator(".hand svg.card").evaluate_all("s => s.map(c => c.ariaLabel)")
-    assert len(ann_cards) + len(bob_cards) == 13  # one of them has drawn
-    mover, waiter = (bob, page) if len(bob_cards) == 7 else (page, bob)
-    expect(waiter.get_by_text("Waiting for")).to_be_visible()
-    mover.get_by_role("button", name="Discard").first.click()
-    expect(waiter.get_by_text("Your move")).to_be_visible(timeout=10_000)  # polled, no reload
-    expect(waiter.locator(".events li").first).to_contain_text("discarded")
+    # Seat 1, Bob, left of the dealer, plays first: he has drawn, Ann has her six cards.
+    expect(bob.locator(".hand svg.card")).to_have_count(7)
+    expect(page.locator(".hand svg.card")).to_have_count(6)
+    expect(page.get_by_text("Waiting for")).to_be_visible()
+    bob.get_by_role("button", name="Discard").first.click()
+    expect(bob.get_by_text("Waiting for")).to_be_visible()
+    expect(page.get_by_text("Your move")).to_be_visible(timeout=10_000)  # polled, no reload
+    expect(page.locator(".events li").first).to_contain_text("discarded")
 
 
 def test_a_stale_page_plays_nothing(browser: Browser, live_server: str) -> None:
@@ -86,14 +108,16 @@ def test_a_stale_page_plays_nothing(browser: Browser, live_server: str) -> None:
     second.goto(first.url)
     discards = "form.move:has(input[name=move][value=discard])"
     played = first.locator(discards).first.locator("input[name=card]").get_attribute("value")
-    first.locator(discards).first.get_by_role("button").click()
+    play(first, first.locator(discards).first.get_by_role("button"))
     expect(first.get_by_text("Your move")).to_be_visible()
-    events = first.locator(".events li").count()
+    number = first.locator(NEXT_MOVE).first.input_value()
+    events = first.locator(".events li").all_inner_texts()
     other = second.locator(discards).filter(has_not=second.locator(f"input[value={played}]"))
     other.first.get_by_role("button").click()  # another move under the same, now old, number
     expect(second.get_by_role("alert")).to_contain_text("moved on")
     first.reload()
-    assert first.locator(".events li").count() == events  # nothing was played twice
+    expect(first.locator(NEXT_MOVE).first).to_have_value(number)  # nothing was played since
+    expect(first.locator(".events li")).to_have_text(events)
 
 
 def test_the_virtual_pages_in_french(page: Page, live_server: str) -> None:
