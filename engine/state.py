@@ -472,7 +472,7 @@ class HandState:
             self.to_act = chance.seats[1]
         else:
             self._close_chance()
-            self._begin_turn(chance.resume, chance_settled=True)
+            self._begin_turn(chance.resume)
 
     def _close_chance(self) -> None:
         assert self.chance is not None
@@ -503,13 +503,13 @@ class HandState:
             if self._offer_chance(side, (seat,), resume=seat):
                 return
             self._close_chance()
-            self._begin_turn(seat, chance_settled=True)
+            self._begin_turn(seat)
             return
         self._close_chance()
         if pile_was_empty and self._no_extra_turn_after_exhaustion():
-            self._begin_turn(chance.resume, chance_settled=True)  # nobody loses a turn (§12)
+            self._begin_turn(chance.resume)  # nobody loses a turn (§12)
         else:
-            self._begin_turn(seat, chance_settled=True)
+            self._begin_turn(seat)
 
     def _complete(self, side: int) -> None:
         """The trip is completed: the hand ends (§8); delayed if the pile has run out."""
@@ -522,7 +522,7 @@ class HandState:
     def _next_turn(self, seat: int) -> None:
         self._begin_turn((seat + 1) % self.players)
 
-    def _begin_turn(self, seat: int, chance_settled: bool = False) -> None:
+    def _begin_turn(self, seat: int) -> None:
         """Give ``seat`` the turn and draw for it; skip empty hands once the pile has run out;
         end the hand by exhaustion (§8). Under ``victims_next_turn`` a chance waiting for this
         seat's side comes first, before the draw, and is this seat's alone (§12)."""
@@ -538,7 +538,7 @@ class HandState:
                 seat = (seat + 1) % players
         side = seat % self.sides
         if self.fresh[side] != NOTHING_FRESH:
-            if not chance_settled and self._offer_chance(side, (seat,), resume=seat):
+            if self._offer_chance(side, (seat,), resume=seat):
                 return
             self.fresh[side] = NOTHING_FRESH  # older hazards lose their chance
         if self.draw_pile:

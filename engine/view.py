@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any
 
-from engine.cards import Card
+from engine.cards import Card, safety_for
 from engine.moves import Move
 from engine.rules import Rules
 from engine.state import HandState, Phase
@@ -140,11 +140,14 @@ class SeatView:
 
     @property
     def pending_hazard(self) -> Card | None:
-        """The hazard this seat may answer with a coup-fourré (only shown to that seat)."""
+        """The hazard this seat is asked about in a coup-fourré chance (only shown to that
+        seat): the one its safety answers if it holds one, else the first still answerable."""
         state = self._state
-        if state.phase is Phase.COUP_FOURRE and state.to_act == self.seat:
-            return state.chance_hazards[0]
-        return None
+        if state.phase is not Phase.COUP_FOURRE or state.to_act != self.seat:
+            return None
+        hazards = state.chance_hazards
+        hand = state.hands[self.seat]
+        return next((h for h in hazards if safety_for(h) in hand), hazards[0])
 
     @property
     def pass_begins_turn(self) -> bool:

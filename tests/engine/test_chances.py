@@ -236,3 +236,33 @@ def test_by_default_only_the_holder_is_asked() -> None:
 def test_private_chances_survive_a_copy() -> None:
     state = HandState.shuffled(Rules.for_players(4), Random(3), private_chances=True)
     assert state.copy().private_chances
+
+
+def test_under_victims_next_turn_a_skipped_seat_passes_the_turn_with_its_chance() -> None:
+    """Pile empty: seat 1 answers with its last card, so its turn passes to seat 2, whose side
+    was attacked since its last turn: seat 2 is asked before it plays."""
+    state = rolling_table(3, VICTIMS_NEXT_TURN)
+    state.draw_pile.clear()
+    state.to_act = state.turn = 2
+    state.hands[2] = [C.ACCIDENT, C.PUNCTURE_PROOF, C.DISTANCE_25]
+    state.hands[0] = [C.FLAT_TIRE, C.DISTANCE_25]
+    state.hands[1] = [C.DRIVING_ACE]
+    state.apply(Play(C.ACCIDENT, 1), seat=2)
+    state.apply(Play(C.FLAT_TIRE, 2), seat=0)
+    state.apply(CoupFourre(C.DRIVING_ACE), seat=1)
+    assert state.hands[1] == []
+    assert (state.phase, state.to_act) == (Phase.COUP_FOURRE, 2)
+    assert state.legal_moves() == [CoupFourre(C.PUNCTURE_PROOF), PASS]
+
+
+def test_the_seat_asked_is_told_the_hazard_its_safety_answers() -> None:
+    """Under victims_next_turn two hazards may wait at once; the seat is told about the one it
+    can answer."""
+    state = rolling_table(3, VICTIMS_NEXT_TURN)
+    state.hands[0] = [C.FLAT_TIRE, *FILLER]
+    state.hands[1] = [C.SPEED_LIMIT, *FILLER]
+    state.hands[2] = [C.RIGHT_OF_WAY, *FILLER]
+    state.apply(Play(C.FLAT_TIRE, 2))
+    state.apply(Play(C.SPEED_LIMIT, 2), seat=1)
+    assert state.legal_moves() == [CoupFourre(C.RIGHT_OF_WAY), PASS]
+    assert seat_view(state, 2).pending_hazard is C.SPEED_LIMIT
