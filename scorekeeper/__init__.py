@@ -41,7 +41,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "..", "migrations"))
     errors.init_app(app)
     security.init_app(app)
-    logs.init_app()
+    logs.init_app(app)
     sqlite.init_app(app, end_session=db.session.remove)
     i18n.init_app(app)
     csrf.init_app(app)

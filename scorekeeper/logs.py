@@ -15,6 +15,8 @@ import re
 from collections.abc import MutableMapping
 from typing import Any
 
+from flask import Flask
+
 ACCESS_LOGGERS = ("werkzeug", "gunicorn.access")
 HIDDEN = "[redacted]"
 
@@ -59,9 +61,9 @@ def _redacted(value: Any) -> Any:
     return redact(value) if isinstance(value, str) else value
 
 
-def init_app() -> None:
-    """Install the filter on the access loggers, once per process."""
-    for name in ACCESS_LOGGERS:
-        logger = logging.getLogger(name)
+def init_app(app: Flask) -> None:
+    """Install the filter on the access loggers, once per process, and on the app's own logger,
+    whose report of an unhandled error names the request's path (a seat page's holds its token)."""
+    for logger in [*(logging.getLogger(name) for name in ACCESS_LOGGERS), app.logger]:
         if not any(isinstance(existing, RedactSecrets) for existing in logger.filters):
             logger.addFilter(RedactSecrets())

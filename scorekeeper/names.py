@@ -21,12 +21,26 @@ from __future__ import annotations
 
 import hashlib
 import unicodedata
+from collections.abc import Sequence
 
 INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 """Control, format, surrogate, private-use, unassigned, line and paragraph separator."""
 
-BLANK_LETTERS = frozenset({"\u115f", "\u1160", "\u3164", "\uffa0"})
-"""Hangul fillers: letters by category, drawn as nothing."""
+BLANK_LETTERS = frozenset({"\u115f", "\u1160", "\u3164", "\uffa0", "\u2800", "\u17b4", "\u17b5"})
+"""Drawn as nothing though not spaces: the Hangul fillers, the blank Braille pattern and the
+Khmer inherent vowels."""
+
+INVISIBLE_MARKS = frozenset(
+    {
+        "\u034f",  # combining grapheme joiner
+        *map(chr, range(0x180B, 0x1810)),  # Mongolian variation selectors and vowel separator
+        *map(chr, range(0xFE00, 0xFE0F)),  # variation selectors 1-15
+        *map(chr, range(0xE0100, 0xE01F0)),  # variation selectors 17-256
+    }
+)
+"""Combining marks (Unicode's default-ignorable code points among them) that draw nothing: a
+name with one would read like the name without it. U+FE0F, which asks for an emoji's colour
+form, is kept after an emoji."""
 
 ZERO_WIDTH_JOINER = "\u200d"
 EMOJI_PRESENTATION = "\ufe0f"
@@ -42,7 +56,8 @@ def normal_name(text: str) -> str:
 def name_problem(name: str) -> str | None:
     """Why ``name`` cannot be a name, or None if it can.
 
-    >>> name_problem("Zoé & 👩‍🚀")
+    >>> name_problem("Zoé & 👩‍🚀"), name_problem("Ann \u2764\ufe0f")
+    (None, None)
     >>> name_problem("An\\u200bn")[:46]
     'it has an invisible or formatting character (U'
     >>> name_problem("\\u0301")
@@ -55,7 +70,14 @@ def name_problem(name: str) -> str | None:
             continue
         if category in ("Cc", "Zl", "Zp"):
             return f"it has a control character or a line break ({_code(character)})"
-        if category in INVISIBLE_CATEGORIES or character in BLANK_LETTERS:
+        if character == EMOJI_PRESENTATION and _follows_emoji(name, index):
+            continue
+        if (
+            category in INVISIBLE_CATEGORIES
+            or character in BLANK_LETTERS
+            or character in INVISIBLE_MARKS
+            or character == EMOJI_PRESENTATION
+        ):
             return (
                 f"it has an invisible or formatting character ({_code(character)}), which would "
                 "make it look like another name"
@@ -83,11 +105,6 @@ def name_key(name: str) -> str:
     return hashlib.sha256(folded(name).encode()).hexdigest()
 
 
-def same_name(first: str, second: str) -> bool:
-    """Whether a person would read ``first`` and ``second`` as the same name."""
-    return folded(first) == folded(second)
-
-
 def _joins_emoji(name: str, index: int) -> bool:
     """Whether the joiner at ``index`` stands between two emoji (a modifier or the emoji
     presentation selector may come between the first emoji and the joiner)."""
@@ -97,6 +114,26 @@ def _joins_emoji(name: str, index: int) -> bool:
         before == EMOJI_PRESENTATION or unicodedata.category(before) in ("So", "Sk")
     )
     return before_ok and bool(after) and unicodedata.category(after) == "So"
+
+
+def first_repeat(names: Sequence[str]) -> tuple[int, int] | None:
+    """The first name in ``names`` that reads as an earlier one, as (its index, the earlier
+    one's); blank names are no repeat of anything.
+
+    >>> first_repeat(["Ann", "Bob", "ANN", "bob"])
+    (2, 0)
+    """
+    seen: dict[str, int] = {}
+    for index, name in enumerate(names):
+        first = seen.setdefault(folded(name), index) if name else index
+        if first != index:
+            return index, first
+    return None
+
+
+def _follows_emoji(name: str, index: int) -> bool:
+    """Whether the character at ``index`` comes right after an emoji (a symbol)."""
+    return index > 0 and unicodedata.category(name[index - 1]) in ("So", "Sk")
 
 
 def _code(character: str) -> str:

@@ -23,7 +23,7 @@ from engine.sheet import ScoreSheet
 from scorekeeper.auth import new_token, token_hash
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, GameStatus, Hand, Player, Seat, Side, Table, utcnow
-from scorekeeper.names import same_name
+from scorekeeper.names import first_repeat
 from scorekeeper.problems import InvalidRequest
 from scorekeeper.standings import sheet_of, status_of
 
@@ -49,7 +49,7 @@ def rotate_token(table: Table) -> str:
 
 
 def create_player(table: Table, name: str) -> Player:
-    """A new player at ``table``; names are unique within a table."""
+    """A new player at ``table``; no two players of a table have names that read alike."""
     player = Player(table_id=table.id, name=name)
     db.session.add(player)
     _flush_unique_name(name)
@@ -93,15 +93,16 @@ def start_game(
         side.get("name") or team_name(roster[player_id].name for player_id in side["players"])
         for side in sides
     ]
-    for index, name in enumerate(names):
-        if any(same_name(name, earlier) for earlier in names[:index]):
-            raise invalid_request(
-                f"/sides/{index}/name",
-                ProblemCode.INVALID_FIELD,
-                f"Two sides cannot both be called {name!r} (names are compared as they read: "
-                "case, repeated spaces and look-alike forms aside): the scores would be "
-                "ambiguous.",
-            )
+    repeat = first_repeat(names)
+    if repeat is not None:
+        index = repeat[0]
+        raise invalid_request(
+            f"/sides/{index}/name",
+            ProblemCode.INVALID_FIELD,
+            f"Two sides cannot both be called {names[index]!r} (names are compared as they "
+            "read: case, repeated spaces and look-alike forms aside): the scores would be "
+            "ambiguous.",
+        )
     game = Game(table_id=table.id, players=players, variants=dict(variants))
     for index, (side, name) in enumerate(zip(sides, names, strict=True)):
         seated = [roster[player_id] for player_id in side["players"]]

@@ -21,6 +21,8 @@ from flask import Flask, g, request
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
+from scorekeeper.security import SAFE_METHODS
+
 PRAGMAS = ("journal_mode=WAL", "foreign_keys=ON", "busy_timeout=5000", "synchronous=FULL")
 """WAL so readers never wait for the writer; foreign keys enforced; a busy timeout rather than an
 instant "database is locked"; FULL sync so a recorded hand survives a power cut."""
@@ -32,8 +34,6 @@ class _Writer:
 
     locked: str | None = None
 
-
-SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 _writer: ContextVar[_Writer | None] = ContextVar("sqlite_writer", default=None)
 _thread_lock = threading.Lock()

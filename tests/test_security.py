@@ -254,6 +254,15 @@ def test_werkzeugs_access_log_keeps_no_token(
     assert not any(SECRET in line for line in lines)
 
 
+def test_the_apps_error_log_keeps_no_token(
+    sqlite_app: Flask, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Flask reports an unhandled error with the request's path: a seat page's holds its token."""
+    sqlite_app.logger.error("Exception on %s [%s]", f"/play/mbs_{SECRET}", "GET")
+    (line,) = [record.getMessage() for record in caplog.records if record.name == "scorekeeper"]
+    assert line == "Exception on /play/[redacted] [GET]"
+
+
 def test_gunicorns_access_log_keeps_no_token(tmp_path: Path) -> None:
     database = f"sqlite:///{tmp_path / 'logged.sqlite3'}"
     app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database})
@@ -306,10 +315,14 @@ def test_the_share_link_keeps_the_token_in_its_fragment(client: FlaskClient) -> 
     assert "token=" not in page
 
 
-def test_a_phone_joins_by_posting_the_links_fragment(app: Flask) -> None:
+@pytest.mark.parametrize(
+    "pasted",
+    ["http://localhost/join/{id}#{token}", "http://localhost/join/{id}?token={token}", "{token}"],
+)
+def test_a_phone_joins_by_posting_the_links_fragment(app: Flask, pasted: str) -> None:
     owner = app.test_client()
     table_id = open_table(owner, "Shared")
-    link = f"http://localhost/join/{table_id}#{table_token(owner, table_id)}"
+    link = pasted.format(id=table_id, token=table_token(owner, table_id))
     phone = app.test_client()
     landing = phone.get(f"/join/{table_id}")
     assert landing.status_code == 200

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import segno
 from flask import Blueprint, redirect, render_template, request, url_for
@@ -36,7 +36,7 @@ def home() -> str:
 def create_table() -> Response | tuple[str, int]:
     """Create a table and keep its token on this phone."""
     try:
-        body = load(TableCreateSchema(), {"name": request.form.get("name", "").strip()})
+        body = load(TableCreateSchema(), {"name": request.form.get("name", "")})
     except InvalidRequest as invalid:
         errors = {"name": invalid.problems[0].detail}
         return render_template("pages/home.html", tables=[], errors=errors), 422
@@ -53,13 +53,20 @@ def join(table_id: int) -> Response | str:
     if request.method == "GET" and "token" not in request.args:
         return render_template("pages/join.html", table_id=table_id)
     given = request.form.get("token", "") if request.method == "POST" else request.args["token"]
-    token = given.rpartition("#")[2].strip()  # the whole link pasted, or the token alone
+    token = _token_in(given)
     table = db.session.execute(
         select(Table).where(Table.token_hash == token_hash(token))
     ).scalar_one_or_none()
     if table is None or table.id != table_id:
         raise NotFound("This share link is not valid (the table's token may have been changed).")
     return remember(redirect(url_for("pages.tables.table", table_id=table_id)), table_id, token)
+
+
+def _token_in(given: str) -> str:
+    """The table's token in what was pasted: a share link (the key after ``#``, or an older
+    link's ``?token=``) or the token alone."""
+    link = urlsplit(given.strip())
+    return link.fragment or parse_qs(link.query).get("token", [""])[0] or given.strip()
 
 
 @bp.get("/language/<code>")
@@ -109,7 +116,7 @@ def add_player(table_id: int) -> Response | tuple[str, int]:
             "next: not a page of this table to go back to; nothing was added.",
         )
     try:
-        body = load(PlayerCreateSchema(), {"name": request.form.get("name", "").strip()})
+        body = load(PlayerCreateSchema(), {"name": request.form.get("name", "")})
         operations.create_player(table, **body)
     except InvalidRequest as invalid:
         return table_page(table, {"name": invalid.problems[0].detail}), 422

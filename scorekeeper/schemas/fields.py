@@ -109,17 +109,23 @@ class Text(fields.String):
     not only spaces. Stored as given (never trimmed or rewritten); escaped wherever shown."""
 
     def __init__(self, *, max_length: int = 80, blank: bool = False, **kwargs: Any) -> None:
-        super().__init__(validate=validate.Length(min=0 if blank else 1, max=max_length), **kwargs)
+        super().__init__(validate=validate.Length(min=0 if blank else 1), **kwargs)
         self.blank = blank
+        self.max_length = max_length
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
         text = super()._deserialize(value, attr, data, **kwargs)
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:
-            raise ValidationError("Not valid text: it has an unpaired surrogate.") from None
-        if any(ord(character) < 32 or ord(character) == 127 for character in text):
-            raise ValidationError("Not valid text: it has control characters.")
+        if len(text) > self.max_length:  # as sent: the contract's maxLength, before any trimming
+            raise ValidationError(f"Longer than maximum length {self.max_length}.")
+        for character in text:
+            if ord(character) < 32 or ord(character) == 127:
+                raise ValidationError(
+                    f"Not valid text: it has a control character (U+{ord(character):04X})."
+                )
+            if 0xD800 <= ord(character) <= 0xDFFF:
+                raise ValidationError(
+                    f"Not valid text: it has an unpaired surrogate (U+{ord(character):04X})."
+                )
         if text and not self.blank and not text.strip():
             raise ValidationError("Not valid text: it is only spaces.")
         return text

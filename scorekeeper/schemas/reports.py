@@ -20,7 +20,7 @@ from marshmallow import (
     validates_schema,
 )
 
-from scorekeeper.names import folded
+from scorekeeper.names import first_repeat
 from scorekeeper.schemas.fields import (
     Distance,
     ExtensionCaller,
@@ -75,15 +75,14 @@ class HandReportSchema(HandSchema):
 
 def same_name_problem(names: Sequence[str]) -> tuple[int, str] | None:
     """The first name in ``names`` that reads as an earlier one (blank names aside), with why."""
-    seen: dict[str, int] = {}
-    for index, name in enumerate(names):
-        first = seen.setdefault(folded(name), index) if name else index
-        if first != index:
-            return index, (
-                f"Not a valid name: it reads as the same name as side {first} "
-                f"({names[first]!r}), so the scores would be ambiguous."
-            )
-    return None
+    repeat = first_repeat(names)
+    if repeat is None:
+        return None
+    index, first = repeat
+    return index, (
+        f"Not a valid name: it reads as the same name as side {first} "
+        f"({names[first]!r}), so the scores would be ambiguous."
+    )
 
 
 class ScoreSheetSchema(Schema):

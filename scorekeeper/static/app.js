@@ -64,7 +64,7 @@ document.addEventListener("submit", (event) => {
 // in the join form's POST, after taking it out of the address bar and the history.
 const join = document.querySelector("form[data-join]");
 if (join && location.hash.length > 1) {
-  join.elements.token.value = decodeURIComponent(location.hash.slice(1));
+  join.elements.token.value = location.hash.slice(1); // a token is URL-safe as it is
   history.replaceState(null, "", location.pathname + location.search);
   join.submit();
 }

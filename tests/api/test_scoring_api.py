@@ -233,4 +233,5 @@ def test_a_reports_side_names_cannot_read_alike_or_hide_characters(client: Flask
     assert response.get_json()["errors"][0]["path"] == "/sides/1/name"
     report = {"players": 2, "sides": [side("Ann\u202e", 0), side("Bob", 0)]}
     response = client.post("/api/v1/score", json=report)
+    assert response.status_code == 422
     assert response.get_json()["errors"][0]["path"] == "/sides/0/name"

@@ -172,6 +172,13 @@ def test_renaming_a_player_to_their_own_name_is_no_conflict(table: TableAccess) 
         ("Ann\u00ad", "U+00AD"),  # soft hyphen
         ("\u3164", "U+3164"),  # Hangul filler: a letter drawn as nothing
         ("Ann\u0085", "U+0085"),  # a C1 control
+        ("An\u034fn", "U+034F"),  # combining grapheme joiner
+        ("Ann\ufe00", "U+FE00"),  # a variation selector
+        ("Ann\U000e0100", "U+E0100"),  # a supplementary variation selector
+        ("An\u17b4n", "U+17B4"),  # a Khmer inherent vowel, drawn as nothing
+        ("\u2800", "U+2800"),  # the blank Braille pattern
+        ("Ann\ufe0f", "U+FE0F"),  # an emoji selector with no emoji
+        ("Ann\tLee", "U+0009"),  # a tab
     ],
 )
 def test_names_that_do_not_show_as_themselves_are_refused(
@@ -183,6 +190,14 @@ def test_names_that_do_not_show_as_themselves_are_refused(
     assert error["path"] == "/name"
     assert character in error["detail"]
     assert table.get("/players").get_json()["items"] == []
+
+
+def test_a_name_is_measured_as_sent(table: TableAccess) -> None:
+    """openapi.yaml's maxLength applies to what was sent, before the outer spaces go."""
+    response = table.post("/players", {"name": "A" * 80 + "   "})
+    assert response.status_code == 422
+    assert response.get_json()["errors"][0]["path"] == "/name"
+    assert table.post("/players", {"name": "A" * 80}).status_code == 201
 
 
 def test_table_and_side_names_follow_the_same_rules(table: TableAccess) -> None:
