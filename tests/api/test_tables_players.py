@@ -136,11 +136,12 @@ def test_names_must_be_text_a_person_could_type(table: TableAccess) -> None:
     assert response.status_code == 422
 
 
-def test_two_sides_cannot_share_a_name(table: TableAccess) -> None:
+@pytest.mark.parametrize("second", ["Us", "US ", "us"])
+def test_two_sides_cannot_have_names_that_read_alike(table: TableAccess, second: str) -> None:
     a, b, c, d = table.add_players("A", "B", "C", "D")
     body = {
         "players": 4,
-        "sides": [{"name": "Us", "players": [a, c]}, {"name": "Us", "players": [b, d]}],
+        "sides": [{"name": "Us", "players": [a, c]}, {"name": second, "players": [b, d]}],
     }
     response = table.post("/games", body)
     assert response.status_code == 422
@@ -241,14 +242,3 @@ def test_accents_tell_names_apart(table: TableAccess) -> None:
 def test_a_player_may_change_the_case_of_their_own_name(table: TableAccess) -> None:
     (ann,) = table.add_players("ann")
     assert table.patch(f"/players/{ann}", {"name": "Ann"}).get_json()["name"] == "Ann"
-
-
-def test_two_sides_cannot_have_names_that_read_alike(table: TableAccess) -> None:
-    a, b, c, d = table.add_players("A", "B", "C", "D")
-    body = {
-        "players": 4,
-        "sides": [{"name": "Us", "players": [a, c]}, {"name": "US ", "players": [b, d]}],
-    }
-    response = table.post("/games", body)
-    assert response.status_code == 422
-    assert response.get_json()["errors"][0]["path"] == "/sides/1/name"
