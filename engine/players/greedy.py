@@ -23,7 +23,7 @@ class GreedyPlayer:
         for move in moves:
             if isinstance(move, CoupFourre) or move is CALL:
                 return move
-        if PASS in moves:  # a chance without the safety (private chances ask every seat)
+        if moves[-1] is PASS:  # a chance without the safety (private chances ask every seat)
             return PASS
         return max(moves, key=lambda move: (self._value(view, move), self.rng.random()))
 

@@ -28,7 +28,7 @@ class StrongPlayer:
         for move in moves:
             if isinstance(move, CoupFourre):
                 return move
-        if PASS in moves:  # a chance without the safety (private chances ask every seat)
+        if moves[-1] is PASS:  # a chance without the safety (private chances ask every seat)
             return PASS
         if CALL in moves:
             return CALL if self._should_extend(view) else DECLINE
