@@ -10,7 +10,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from markupsafe import Markup
 from sqlalchemy import select
 from werkzeug.exceptions import Conflict, NotFound
@@ -35,6 +44,8 @@ from scorekeeper.standings import game_view
 bp = Blueprint("virtual", __name__)
 
 DEFAULT_COMPUTER = "strong"
+SEAT_LINKS = "seat_links"
+"""Where the phone that dealt keeps the seats' links of its last deal (its session)."""
 RECENT_EVENTS = 8
 
 
@@ -59,12 +70,8 @@ def new_virtual_game(table_id: int) -> Any:
             }
             if len(links) == 1:
                 return redirect(next(iter(links.values())))
-            return render_template(
-                "pages/virtual_links.html",
-                table=table,
-                game=game,
-                links=[(seat, link, qr_svg(link)) for seat, link in sorted(links.items())],
-            )
+            session[SEAT_LINKS] = {"game": game.id, "links": list(links.items())}
+            return redirect(url_for(".seat_links", table_id=table.id, game_id=game.id), 303)
     return render_template(
         "pages/new_virtual_game.html",
         table=table,
@@ -75,6 +82,25 @@ def new_virtual_game(table_id: int) -> Any:
         default=DEFAULT_COMPUTER,
         errors=errors,
     ), 422 if errors else 200
+
+
+@bp.get("/t/<id:table_id>/virtual/<id:game_id>/links")
+def seat_links(table_id: int, game_id: int) -> str:
+    """Each human seat's link, for the phone that dealt. The deal redirects here, so a reload
+    shows the same links again instead of dealing a second game; they stay in that phone's
+    session only, until it deals again."""
+    table = page_table(table_id)
+    kept = session.get(SEAT_LINKS)
+    game = db.session.get(Game, game_id)
+    if not kept or kept["game"] != game_id or game is None or game.table_id != table.id:
+        raise NotFound("The seats' links are shown only to the phone that dealt, after the deal.")
+    links = sorted((int(seat), link) for seat, link in kept["links"])
+    return render_template(
+        "pages/virtual_links.html",
+        table=table,
+        game=game,
+        links=[(seat, link, qr_svg(link)) for seat, link in links],
+    )
 
 
 def _seat_choice(value: str) -> dict[str, Any]:

@@ -359,3 +359,27 @@ def test_every_page_keeps_to_the_content_security_policy(page: Page, live_server
     expect(page.locator(".hand .card").first).to_be_visible()
     page.wait_for_load_state("load")
     assert refused == []
+
+
+def test_going_back_after_saving_a_hand_does_not_bring_it_back(
+    page: Page, live_server: str
+) -> None:
+    """Back from the scoreboard shows the next hand's empty form, not the hand just saved under
+    the next number (which Save would record a second time)."""
+    create_table(page, live_server, "Back")
+    add_players(page, "Ann", "Bob")
+    start_two_player_game(page, "Ann", "Bob")
+    page.get_by_role("link", name="Enter a hand").click()
+    page.locator("input[name='s0-d100']").fill("3")
+    page.get_by_role("button", name="Save the hand").click()
+    expect(page.locator(".chart svg polyline")).to_have_count(2)
+    page.go_back()
+    expect(page.locator("form.hand-form input[name='number']")).to_have_value("2")
+    expect(page.locator("input[name='s0-d100']")).to_have_value("0")
+
+
+def test_a_long_name_wraps_instead_of_widening_the_page(page: Page, live_server: str) -> None:
+    create_table(page, live_server, "W" * 80)
+    add_players(page, "x" * 80)
+    expect(page.get_by_text("x" * 80)).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

@@ -172,3 +172,16 @@ def test_every_button_says_what_it_sends(
     expect(page.locator("#hand-over")).to_be_visible()
     assert {"play", "discard", "pass"} <= seen
     assert chances > 0
+
+
+def test_reloading_the_seat_links_deals_no_second_game(page: Page, live_server: str) -> None:
+    deal(page, live_server, ["Ann", "Bob"], table="Reload")
+    links = page.locator(".seat-links input")
+    expect(links).to_have_count(2)
+    first = links.evaluate_all("inputs => inputs.map(i => i.value)")
+    page.reload()
+    expect(links).to_have_count(2)
+    assert links.evaluate_all("inputs => inputs.map(i => i.value)") == first
+    page.goto(live_server + "/")
+    page.get_by_role("link", name="Reload").click()
+    expect(page.locator("a.row-link")).to_have_count(1)  # one game on the table
