@@ -3,6 +3,8 @@ coup-fourré; each example of §5a and each stacked-hazard row of §13, played t
 
 from __future__ import annotations
 
+import pytest
+
 from engine.cards import Card
 from engine.moves import CoupFourre, Play
 from engine.scoring import score_hand
@@ -158,25 +160,22 @@ def test_roll_after_remedy_does_not_make_a_corrected_pile_rolling() -> None:
 # -- the stacked-hazard rows of §13 --------------------------------------------------------------
 
 
-def test_row_two_stops_then_right_of_way_in_turn_allows_distance() -> None:
-    state = lay_in_turn(C.RIGHT_OF_WAY, [C.ROLL, C.STOP, C.STOP])
-    assert set(map(Play, ALL_DISTANCE)) <= plays(state)
-
-
-def test_row_two_out_of_gas_then_extra_tank_in_turn_allows_roll_only() -> None:
-    state = lay_in_turn(C.EXTRA_TANK, [C.ROLL, C.OUT_OF_GAS, C.OUT_OF_GAS])
-    legal = plays(state)
-    assert Play(C.ROLL) in legal
-    assert Play(C.GASOLINE) not in legal
-    assert not set(map(Play, ALL_DISTANCE)) & legal
-
-
-def test_row_flat_tire_under_accident_then_driving_ace_in_turn_allows_spare_tire() -> None:
-    state = lay_in_turn(C.DRIVING_ACE, [C.ROLL, C.FLAT_TIRE, C.ACCIDENT])
-    legal = plays(state)
-    assert Play(C.SPARE_TIRE) in legal
-    assert Play(C.ROLL) not in legal
-    assert not set(map(Play, ALL_DISTANCE)) & legal
+@pytest.mark.parametrize(
+    ("battle", "safety", "legal", "not_legal"),
+    [
+        ([C.ROLL, C.STOP, C.STOP], C.RIGHT_OF_WAY, ALL_DISTANCE, []),
+        ([C.ROLL, C.OUT_OF_GAS, C.OUT_OF_GAS], C.EXTRA_TANK, [C.ROLL], [C.GASOLINE, *ALL_DISTANCE]),
+        ([C.ROLL, C.FLAT_TIRE, C.ACCIDENT], C.DRIVING_ACE, [C.SPARE_TIRE], [C.ROLL, *ALL_DISTANCE]),
+    ],
+    ids=["two stops, right of way", "two out of gas, extra tank", "flat under accident, ace"],
+)
+def test_rows_of_a_safety_laid_in_turn_on_stacked_hazards(
+    battle: list[Card], safety: Card, legal: list[Card], not_legal: list[Card]
+) -> None:
+    """The §13 rows "own battle pile …; <safety> laid in turn": what is legal, what is not."""
+    plays_now = plays(lay_in_turn(safety, battle))
+    assert set(map(Play, legal)) <= plays_now
+    assert not set(map(Play, not_legal)) & plays_now
 
 
 def test_row_accident_on_accident_then_driving_ace_coup_fourre_allows_distance() -> None:

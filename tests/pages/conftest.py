@@ -10,11 +10,12 @@ import os
 import shutil
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Browser, BrowserContext, Page
 from werkzeug.serving import make_server
 
 from scorekeeper import create_app
@@ -65,3 +66,20 @@ def live_server(sqlite_template: Path) -> Iterator[str]:
     with app.app_context():
         db.engine.dispose()
     shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Callable[..., Page]]:
+    """Another phone at the table: ``phone()`` opens a page in a new browser context of the
+    phone's size (its own cookies; ``javascript=False`` for a phone without scripts); every
+    phone opened is closed after the test."""
+    contexts: list[BrowserContext] = []
+
+    def open_phone(javascript: bool = True) -> Page:
+        context = browser.new_context(viewport=PHONE, java_script_enabled=javascript)
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_phone
+    for context in contexts:
+        context.close()

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests.pages.conftest import PHONE
 
@@ -116,54 +117,48 @@ def test_live_preview_scores_before_saving(page: Page, live_server: str) -> None
 
 
 def test_a_second_phone_sees_the_hand_appear(
-    page: Page, browser: Browser, live_server: str
+    page: Page, phone: Callable[..., Page], live_server: str
 ) -> None:
     table_url = create_table(page, live_server, "Two phones")
     add_players(page, "Ann", "Bob")
     share = page.locator("input.share-link").input_value()
     start_two_player_game(page, "Ann", "Bob")
     board = page.url
-    other: BrowserContext = browser.new_context(viewport=PHONE)
-    second = other.new_page()
+    second = phone()
     second.goto(share)
     expect(second).to_have_url(table_url)
     second.goto(board)
     expect_totals(second, "0", "0")
     enter_hand(page, [{"100": "4"}, {"25": "1"}])
     expect(second.locator(".totals .total").first).to_have_text("400", timeout=10_000)
-    other.close()
 
 
 def test_the_share_link_keeps_its_key_out_of_every_request(
-    page: Page, browser: Browser, live_server: str
+    page: Page, phone: Callable[..., Page], live_server: str
 ) -> None:
     table_url = create_table(page, live_server, "Fragment")
     share = page.locator("input.share-link").input_value()
     key = share.rpartition("#")[2]
     assert key.startswith("mb_")
-    other = browser.new_context(viewport=PHONE)
-    second = other.new_page()
+    second = phone()
     sent: list[tuple[str, str]] = []
     second.on("request", lambda request: sent.append((request.url, request.post_data or "")))
     second.goto(share)
     expect(second).to_have_url(table_url)
     assert [url for url, _ in sent if key in url] == []  # never in an address a log may keep
     assert [url for url, body in sent if key in body] == [share.partition("#")[0]]  # a POST
-    other.close()
 
 
 def test_a_share_link_pasted_without_javascript_joins_the_table(
-    page: Page, browser: Browser, live_server: str
+    page: Page, phone: Callable[..., Page], live_server: str
 ) -> None:
     table_url = create_table(page, live_server, "Pasted")
     share = page.locator("input.share-link").input_value()
-    other = browser.new_context(viewport=PHONE, java_script_enabled=False)
-    second = other.new_page()
+    second = phone(javascript=False)
     second.goto(share)
     second.get_by_label("Share link or table key").fill(share)
     second.get_by_role("button", name="Join").click()
     expect(second).to_have_url(table_url)
-    other.close()
 
 
 def test_french_switch(page: Page, live_server: str) -> None:
@@ -193,15 +188,13 @@ def test_touch_targets_are_at_least_44_px(page: Page, live_server: str) -> None:
     assert min(boxes) >= 44
 
 
-def test_pages_work_without_javascript(browser: Browser, live_server: str) -> None:
-    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
-    page = context.new_page()
+def test_pages_work_without_javascript(phone: Callable[..., Page], live_server: str) -> None:
+    page = phone(javascript=False)
     create_table(page, live_server, "No script")
     add_players(page, "Ann", "Bob")
     start_two_player_game(page, "Ann", "Bob")
     enter_hand(page, [SAFE_WIN, {"25": "2"}], completed=0)
     expect_totals(page, "1,400", "50")
-    context.close()
 
 
 def test_page_weight_and_no_request_leaves_the_host(page: Page, live_server: str) -> None:
@@ -254,7 +247,7 @@ def test_three_player_game_with_an_extension(page: Page, live_server: str) -> No
 
 
 def test_a_correction_from_a_stale_form_overwrites_nothing(
-    page: Page, browser: Browser, live_server: str
+    page: Page, phone: Callable[..., Page], live_server: str
 ) -> None:
     create_table(page, live_server, "Stale")
     add_players(page, "Ann", "Bob")
@@ -264,8 +257,7 @@ def test_a_correction_from_a_stale_form_overwrites_nothing(
     correct_url = (
         page.locator("table.hands").get_by_role("link", name="Correct").get_attribute("href")
     )
-    other = browser.new_context(viewport=PHONE)
-    second = other.new_page()
+    second = phone()
     second.goto(share)
     expect(second).to_have_url(re.compile(r"/t/\d+$"))  # the join page posted the link's key
     second.goto(live_server + correct_url)
@@ -279,7 +271,6 @@ def test_a_correction_from_a_stale_form_overwrites_nothing(
     expect(second.locator("input[name='s0-d100']")).to_have_value("3")
     page.reload()
     expect_totals(page, "300", "100")
-    other.close()
 
 
 def test_a_double_tapped_save_records_the_hand_once(page: Page, live_server: str) -> None:

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from scorekeeper import virtual
 from tests.pages.conftest import PHONE
@@ -81,13 +82,12 @@ def test_a_whole_hand_against_a_computer(page: Page, live_server: str) -> None:
     expect(page.locator(".totals .total")).to_have_text(totals)  # the first hand's, so far
 
 
-def test_two_phones_play_their_own_seats(browser: Browser, live_server: str) -> None:
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
+def test_two_phones_play_their_own_seats(phone: Callable[..., Page], live_server: str) -> None:
+    page = phone()
     deal(page, live_server, ["Ann", "Bob"], table="Two phones")
     expect(page.locator(".seat-links input")).to_have_count(2)
     links = page.locator(".seat-links input").evaluate_all("inputs => inputs.map(i => i.value)")
-    bob = browser.new_context(viewport=PHONE).new_page()
+    bob = phone()
     bob.goto(links[1])
     page.goto(links[0])
     # Seat 1, Bob, left of the dealer, plays first: he has drawn, Ann has her six cards.
@@ -100,11 +100,11 @@ def test_two_phones_play_their_own_seats(browser: Browser, live_server: str) -> 
     expect(page.locator(".events li").first).to_contain_text("discarded")
 
 
-def test_a_stale_page_plays_nothing(browser: Browser, live_server: str) -> None:
-    first = browser.new_context(viewport=PHONE).new_page()
+def test_a_stale_page_plays_nothing(phone: Callable[..., Page], live_server: str) -> None:
+    first = phone()
     deal(first, live_server, ["Ann", "Computer (greedy)"], table="Stale")
     # The same seat on a second device, without scripts: its page does not refresh itself.
-    second = browser.new_context(viewport=PHONE, java_script_enabled=False).new_page()
+    second = phone(javascript=False)
     second.goto(first.url)
     discards = "form.move:has(input[name=move][value=discard])"
     played = first.locator(discards).first.locator("input[name=card]").get_attribute("value")
