@@ -8,12 +8,32 @@ from flask import Flask, Response, current_app, has_request_context, json, rende
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from engine.errors import InvalidReport
+from scorekeeper.i18n import N_
 from scorekeeper.problems import (
     PROBLEM_JSON,
     InvalidRequest,
     problem_document,
     refusal_document,
 )
+
+PAGE_TITLES = (
+    N_("Bad Request"),
+    N_("Forbidden"),
+    N_("Not Found"),
+    N_("Method Not Allowed"),
+    N_("Conflict"),
+    N_("Precondition Failed"),
+    N_("Request Entity Too Large"),
+    N_("Content Too Large"),
+    N_("Unsupported Media Type"),
+    N_("Unprocessable Entity"),
+    N_("Unprocessable Content"),
+    N_("Precondition Required"),
+    N_("Too Many Requests"),
+    N_("Internal Server Error"),
+)
+"""The HTTP status phrases an error page's title can be (``HTTPStatus``'s words, in both the
+older and the newer spelling of Python's versions), marked so the catalogs translate them."""
 
 
 def problem_response(

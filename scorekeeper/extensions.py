@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from flask_babel import Babel
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
@@ -17,3 +18,4 @@ class Base(DeclarativeBase):
 db = SQLAlchemy(model_class=Base)
 migrate = Migrate(render_as_batch=True)
 csrf = CSRFProtect()
+babel = Babel(configure_jinja=False)  # see scorekeeper.i18n.init_app

@@ -22,6 +22,7 @@ from engine.sheet import GameStatus as SheetStatus
 from engine.sheet import ScoreSheet
 from scorekeeper.auth import new_token, token_hash
 from scorekeeper.extensions import db
+from scorekeeper.i18n import N_
 from scorekeeper.models import Game, GameStatus, Hand, Player, Seat, Side, Table, utcnow
 from scorekeeper.names import first_repeat
 from scorekeeper.problems import InvalidRequest
@@ -194,7 +195,9 @@ def add_hand(game: Game, document: Mapping[str, Any]) -> Hand:
     committed: the caller commits it together with its idempotency record)."""
     _require_open(game)
     if game.status == GameStatus.FINISHED:
-        raise Conflict("The game is over: no hand can be added. Correct or undo a hand instead.")
+        raise Conflict(
+            N_("The game is over: no hand can be added. Correct or undo a hand instead.")
+        )
     sheet = sheet_of(game)
     score = _record(sheet, document)
     hand = Hand(number=len(game.hands) + 1, report=dict(document), breakdown=score.to_dict())
@@ -265,9 +268,9 @@ def game_count(table: Table) -> int:
 def _require_open(game: Game) -> None:
     """Hands are reported only for a tabletop game that was not abandoned."""
     if game.virtual:
-        raise Conflict("This game is played in the app: its hands come from its moves.")
+        raise Conflict(N_("This game is played in the app: its hands come from its moves."))
     if game.status == GameStatus.ABANDONED:
-        raise Conflict("The game was abandoned: its hands can no longer change.")
+        raise Conflict(N_("The game was abandoned: its hands can no longer change."))
 
 
 def _hand(game: Game, number: int, if_match: str | None) -> Hand:

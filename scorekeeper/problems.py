@@ -7,6 +7,7 @@ from http import HTTPStatus
 from typing import Any
 
 from engine.problems import Problem
+from scorekeeper.i18n import N_
 
 PROBLEM_JSON = "application/problem+json"
 REPORT_REFUSED = "/problems/report-refused"
@@ -55,6 +56,6 @@ def refusal_document(problems: Iterable[Problem], *, shape: bool = False) -> dic
         422,
         f"The {what} was refused ({count}): " + " ".join(p.detail for p in listed),
         type_=INVALID_REQUEST if shape else REPORT_REFUSED,
-        title="Invalid request" if shape else "Report refused",
+        title=N_("Invalid request") if shape else N_("Report refused"),
         errors=listed,
     )

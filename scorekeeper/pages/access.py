@@ -9,6 +9,7 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.auth import token_hash
 from scorekeeper.extensions import db
+from scorekeeper.i18n import N_
 from scorekeeper.models import Table
 from scorekeeper.security import is_https
 
@@ -26,7 +27,7 @@ def page_table(table_id: int) -> Table:
         select(Table).where(Table.token_hash == token_hash(token))
     ).scalar_one_or_none()
     if table is None or table.id != table_id:
-        raise NotFound("This phone has not joined that table: open its share link or QR code.")
+        raise NotFound(N_("This phone has not joined that table: open its share link or QR code."))
     return table
 
 

@@ -10,7 +10,7 @@ from werkzeug.exceptions import Conflict
 from engine.rules import GAME_TARGET, SUPPORTED_PLAYERS, VARIANT_ENUMS, Rules
 from scorekeeper import operations
 from scorekeeper.auth import owned
-from scorekeeper.i18n import language
+from scorekeeper.i18n import N_, language
 from scorekeeper.models import Game, Table
 from scorekeeper.pages.access import page_table
 from scorekeeper.pages.charts import score_chart
@@ -112,10 +112,10 @@ def abandon(table_id: int, game_id: int) -> Any:
         return render_template(
             "pages/confirm.html",
             table=table,
-            question="Abandon the game",
+            question=N_("Abandon the game"),
             action=request.path,
             back=back,
-            button="Abandon",
+            button=N_("Abandon"),
         )
     try:
         operations.abandon_game(operations.locked_game(table, game_id))

@@ -11,6 +11,7 @@ from werkzeug.exceptions import Conflict, NotFound, PreconditionFailed
 from engine import InvalidReport, Problem
 from scorekeeper import operations
 from scorekeeper.extensions import db
+from scorekeeper.i18n import N_
 from scorekeeper.models import Game, Hand, Table
 from scorekeeper.pages.forms import (
     CLAIMS,
@@ -28,8 +29,8 @@ from scorekeeper.standings import rules_of, sheet_of
 
 bp = Blueprint("hands", __name__)
 entry_schema = HandEntrySchema()
-CHANGED_ELSEWHERE = "This hand was changed on another phone; here is the current version."
-RECORDED_ELSEWHERE = "Another phone recorded a hand meanwhile: check the scoreboard first."
+CHANGED_ELSEWHERE = N_("This hand was changed on another phone; here is the current version.")
+RECORDED_ELSEWHERE = N_("Another phone recorded a hand meanwhile: check the scoreboard first.")
 
 
 def _document(game: Game) -> tuple[dict[str, Any], list[Problem]]:
@@ -173,10 +174,10 @@ def undo(table_id: int, game_id: int) -> Any:
         return render_template(
             "pages/confirm.html",
             table=table,
-            question="Undo the last hand",
+            question=N_("Undo the last hand"),
             action=request.path,
             back=back,
-            button="Undo",
+            button=N_("Undo"),
             hidden={"etag": last.etag},
         )
     try:
@@ -186,6 +187,6 @@ def undo(table_id: int, game_id: int) -> Any:
         return render_template(
             "pages/error.html",
             table=table,
-            problem={"title": "Not undone", "status": 409, "detail": CHANGED_ELSEWHERE},
+            problem={"title": N_("Not undone"), "status": 409, "detail": CHANGED_ELSEWHERE},
         ), 409
     return redirect(back)

@@ -15,7 +15,7 @@ from engine.problems import ProblemCode
 from scorekeeper import operations
 from scorekeeper.auth import token_hash
 from scorekeeper.extensions import db
-from scorekeeper.i18n import LANGUAGE_COOKIE
+from scorekeeper.i18n import LANGUAGE_COOKIE, N_
 from scorekeeper.models import Game, Table
 from scorekeeper.pages.access import ONE_YEAR, cookie_name, joined_tables, page_table, remember
 from scorekeeper.problems import InvalidRequest
@@ -58,7 +58,9 @@ def join(table_id: int) -> Response | str:
         select(Table).where(Table.token_hash == token_hash(token))
     ).scalar_one_or_none()
     if table is None or table.id != table_id:
-        raise NotFound("This share link is not valid (the table's token may have been changed).")
+        raise NotFound(
+            N_("This share link is not valid (the table's token may have been changed).")
+        )
     return remember(redirect(url_for("pages.tables.table", table_id=table_id)), table_id, token)
 
 
@@ -71,15 +73,23 @@ def _token_in(given: str) -> str:
 
 @bp.get("/language/<code>")
 def switch_language(code: str) -> Response:
-    """The EN/FR switch: remember the choice, go back where the phone was."""
-    back = urlsplit(request.referrer or "")
-    path = local_path(back.path) if back.netloc == request.host else None
-    response = redirect(path or url_for("pages.tables.home"))
+    """The EN/FR switch: remember the choice, go back where the phone was (only to a page of
+    this site: the referrer is the browser's word, so anything else goes home)."""
+    response = redirect(_page_left() or url_for("pages.tables.home"))
     if code in ("en", "fr"):
         response.set_cookie(
             LANGUAGE_COOKIE, code, max_age=ONE_YEAR, samesite="Lax", secure=is_https()
         )
     return response
+
+
+def _page_left() -> str | None:
+    """The page the switch was pressed on, query string included (``/t/1/games/new?players=3``),
+    when the referrer is a page of this site; else None."""
+    back = urlsplit(request.referrer or "")
+    if back.netloc != request.host or back.scheme not in ("http", "https"):
+        return None
+    return local_path(back.path + (f"?{back.query}" if back.query else ""))
 
 
 @bp.get("/t/<id:table_id>")

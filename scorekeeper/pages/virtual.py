@@ -30,7 +30,7 @@ from engine.view import seat_view
 from scorekeeper import virtual
 from scorekeeper.auth import token_hash
 from scorekeeper.extensions import db
-from scorekeeper.i18n import card_label, language, translate
+from scorekeeper.i18n import N_, card_label, gettext, language
 from scorekeeper.models import Game, Seat, Table
 from scorekeeper.operations import locked_game
 from scorekeeper.pages.access import cookie_name, page_table
@@ -93,7 +93,9 @@ def seat_links(table_id: int, game_id: int) -> str:
     kept = session.get(SEAT_LINKS)
     game = db.session.get(Game, game_id)
     if not kept or kept["game"] != game_id or game is None or game.table_id != table.id:
-        raise NotFound("The seats' links are shown only to the phone that dealt, after the deal.")
+        raise NotFound(
+            N_("The seats' links are shown only to the phone that dealt, after the deal.")
+        )
     links = sorted((int(seat), link) for seat, link in kept["links"])
     return render_template(
         "pages/virtual_links.html",
@@ -115,7 +117,7 @@ def _seat_of(token: str) -> Seat:
         select(Seat).where(Seat.token_hash == token_hash(token))
     ).scalar_one_or_none()
     if seat is None:
-        raise NotFound("This seat's link is not valid: ask for the game's links again.")
+        raise NotFound(N_("This seat's link is not valid: ask for the game's links again."))
     return seat
 
 
@@ -163,7 +165,7 @@ def move(token: str) -> Any:
         notice = " ".join(problem.detail for problem in invalid.problems)
     except Conflict:
         db.session.rollback()
-        notice = translate("The game has moved on since this page was shown.")
+        notice = gettext("The game has moved on since this page was shown.")
     return redirect(url_for(".play", token=token, notice=notice))
 
 
@@ -218,18 +220,18 @@ def move_label(wire: dict[str, Any], names: list[str], *, draws: bool, holds_saf
     kind = wire["move"]
     if kind == "play":
         target = wire.get("target")
-        return translate("Play") if target is None else f"{translate('On')} {names[target]}"
+        return gettext("Play") if target is None else gettext("On %(side)s", side=names[target])
     if kind == "discard":
-        return translate("Discard")
+        return gettext("Discard")
     if kind == "coup_fourre":
-        return translate("Coup-fourré!")
+        return gettext("Coup-fourré!")
     if kind == "pass":
         if draws:
-            return translate("Draw")
-        return translate("Let it go") if holds_safety else translate("Go on")
+            return gettext("Draw")
+        return gettext("Let it go") if holds_safety else gettext("Go on")
     if kind == "call_extension":
-        return translate("Extend to 1,000")
-    return translate("Stop at 700")
+        return gettext("Extend to 1,000")
+    return gettext("Stop at 700")
 
 
 KIND_COLOURS = {
