@@ -1,25 +1,111 @@
-"""Every word the pages show has its French; the language follows the switch or the browser."""
+"""Every word the pages show has its French in the catalog; numbers are written the language's
+way; the language follows the switch or the browser."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
+from http import HTTPStatus
 from pathlib import Path
 
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.pofile import read_po
+from babel.support import Translations
 from flask import Flask
+from flask.testing import FlaskClient
 
-from scorekeeper.i18n import FRENCH
+from scorekeeper.catalogs import TRANSLATIONS, compile_catalogs
+from scorekeeper.errors import PAGE_TITLES
+from scorekeeper.i18n import DATA_WORDS, EXTRACT_KEYWORDS
+from scorekeeper.models import GameStatus
+from scorekeeper.virtual import COMPUTERS
+from tests.api.conftest import create_table
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "scorekeeper" / "templates"
+ROOT = Path(__file__).resolve().parent.parent
+FRENCH_PO = TRANSLATIONS / "fr" / "LC_MESSAGES" / "messages.po"
+EXAMPLES = ROOT / "examples"
+PLACEHOLDER = re.compile(r"%(?:\(\w+\))?[sdif]")
+NARROW_NBSP = "\u202f"  # French digit grouping in CLDR (Babel's locale data)
 
 
-def test_every_phrase_of_the_templates_has_a_french_translation() -> None:
-    phrases = {
-        phrase
-        for template in TEMPLATES.rglob("*.html")
-        for phrase in re.findall(r'_\("([^"]+)"\)', template.read_text())
-    }
-    assert phrases, "the templates use _() for their words"
-    assert sorted(phrases - FRENCH.keys()) == []
+def french() -> Catalog:
+    with FRENCH_PO.open("rb") as file:
+        return read_po(file, locale="fr")
+
+
+def extracted_msgids() -> dict[str, str]:
+    """Each msgid ``pybabel extract -F babel.cfg -k translate`` finds, with where it is."""
+    with (ROOT / "babel.cfg").open(encoding="utf-8") as config:
+        method_map, options_map = parse_mapping_cfg(config)
+    keywords = {**DEFAULT_KEYWORDS, **dict.fromkeys(EXTRACT_KEYWORDS)}
+    found: dict[str, str] = {}
+    for filename, line, message, _comments, _context in extract_from_dir(
+        str(ROOT), method_map, options_map, keywords=keywords
+    ):
+        msgid = message[0] if isinstance(message, tuple) else message
+        if msgid:
+            found.setdefault(msgid, f"{filename}:{line}")
+    return found
+
+
+def test_every_msgid_of_the_french_catalog_has_its_french() -> None:
+    catalog = french()
+    missing = [m.id for m in catalog if m.id and (not m.string or m.fuzzy)]
+    assert len(catalog) > 100
+    assert missing == []
+
+
+def test_the_catalog_has_every_text_of_the_sources() -> None:
+    """A new ``_("...")`` in a template (or gettext/N_ in Python) without its French fails here:
+    run the README's pybabel lines and translate it."""
+    found = extracted_msgids()
+    assert "Create a table" in found and "Not undone" in found  # templates and N_ are read
+    catalog = french()
+    missing = {msgid: where for msgid, where in found.items() if msgid not in catalog}
+    assert missing == {}
+
+
+def test_placeholders_agree_between_english_and_french() -> None:
+    catalog = french()
+    formatted = [m for m in catalog if m.id and "python-format" in m.flags]
+    assert formatted, "the catalog has at least one text with a %(name)s placeholder"
+    for message in catalog:
+        if message.id:
+            assert sorted(PLACEHOLDER.findall(str(message.id))) == sorted(
+                PLACEHOLDER.findall(str(message.string))
+            ), message.id
+    assert [(m.id, errors) for m, errors in catalog.check()] == []
+
+
+def test_the_words_taken_from_data_are_marked_for_translation() -> None:
+    words = set(DATA_WORDS)
+    assert {status.value.replace("_", " ") for status in GameStatus} <= words
+    assert set(COMPUTERS) <= words
+    assert {"won", "lost", "tied"} <= words
+
+
+@pytest.mark.parametrize("status", [400, 403, 404, 405, 409, 412, 413, 415, 422, 428, 500])
+def test_each_error_pages_title_is_marked_for_translation(status: int) -> None:
+    assert HTTPStatus(status).phrase in PAGE_TITLES
+
+
+def test_catalogs_compile_when_missing_or_older_than_their_po(tmp_path: Path) -> None:
+    source = tmp_path / "source"
+    po = source / "fr" / "LC_MESSAGES" / "messages.po"
+    po.parent.mkdir(parents=True)
+    po.write_bytes(FRENCH_PO.read_bytes())
+    target = tmp_path / "compiled"
+    mo = target / "fr" / "LC_MESSAGES" / "messages.mo"
+
+    assert compile_catalogs(source, target) == [mo]
+    assert Translations.load(str(target), ["fr"]).gettext("Create a table") == "Créer une table"
+    assert compile_catalogs(source, target) == []  # up to date: left alone
+    os.utime(po, (mo.stat().st_mtime + 10, mo.stat().st_mtime + 10))
+    assert compile_catalogs(source, target) == [mo]
 
 
 def test_language_from_accept_language_and_switch(sqlite_app: Flask) -> None:
@@ -28,6 +114,76 @@ def test_language_from_accept_language_and_switch(sqlite_app: Flask) -> None:
     assert "Create a table" in client.get("/", headers={"Accept-Language": "en"}).text
     client.get("/language/fr")
     assert "Créer une table" in client.get("/", headers={"Accept-Language": "en"}).text
+
+
+def test_the_switch_goes_back_to_the_page_with_its_query_string(sqlite_app: Flask) -> None:
+    page = "/t/1/games/new?players=3&x=%C3%A9"
+    response = sqlite_app.test_client().get(
+        "/language/fr", headers={"Referer": f"http://localhost{page}"}
+    )
+    assert response.status_code == 302
+    assert response.headers["Location"] == page
+
+
+@pytest.mark.parametrize(
+    "referrer",
+    ["http://localhost/t/1?next=\\\\other.example", "ftp://localhost/t/1", "http://other.example/"],
+)
+def test_the_switch_goes_home_from_anywhere_else(sqlite_app: Flask, referrer: str) -> None:
+    response = sqlite_app.test_client().get("/language/fr", headers={"Referer": referrer})
+    assert response.headers["Location"] == "/"
+
+
+@pytest.fixture
+def finished_game(sqlite_app: Flask) -> tuple[FlaskClient, int, int]:
+    """Ann beats Bob in three hands through the API, 6,400 to 1,050: a phone holding the
+    table's cookie, the table and the game."""
+    client = sqlite_app.test_client()
+    table = create_table(client, "Club")
+    ann, bob = table.add_players("Ann", "Bob")
+    game = table.start_game(2, [[ann], [bob]])
+    for name in ("hand-1.json", "hand-1.json", "hand-2.json"):
+        hand = json.loads((EXAMPLES / name).read_text())
+        assert table.post(f"/games/{game['id']}/hands", hand).status_code == 201
+    client.set_cookie(f"table_{table.id}", table.token)
+    return client, table.id, game["id"]
+
+
+def cells(html: str) -> list[str]:
+    return re.findall(r"<td[^>]*>([^<]*)</td>", html)
+
+
+def test_french_pages_write_numbers_the_french_way(
+    finished_game: tuple[FlaskClient, int, int],
+) -> None:
+    client, table_id, game_id = finished_game
+    french_page = {"Accept-Language": "fr"}
+    board = client.get(f"/t/{table_id}/games/{game_id}", headers=french_page).text
+    assert f'data-side="0">6{NARROW_NBSP}400</span>' in board
+    assert f"(6{NARROW_NBSP}400)" in board  # the winner's banner
+    history = cells(client.get(f"/t/{table_id}/history", headers=french_page).text)
+    # Ann: 1 game, 1 won, 100 %, 6,400 / 3 hands, best hand 4,000.
+    ann = ["Ann", "1", "1", "100\xa0%", f"2{NARROW_NBSP}133,3", f"4{NARROW_NBSP}000"]
+    assert history[:6] == ann
+    assert f"6{NARROW_NBSP}400" in history
+
+
+def test_english_pages_write_numbers_the_english_way(
+    finished_game: tuple[FlaskClient, int, int],
+) -> None:
+    client, table_id, game_id = finished_game
+    english_page = {"Accept-Language": "en"}
+    board = client.get(f"/t/{table_id}/games/{game_id}", headers=english_page).text
+    assert 'data-side="0">6,400</span>' in board
+    history = cells(client.get(f"/t/{table_id}/history", headers=english_page).text)
+    assert history[:6] == ["Ann", "1", "1", "100%", "2,133.3", "4,000"]
+
+
+def test_an_error_page_speaks_french(sqlite_app: Flask) -> None:
+    page = sqlite_app.test_client().get("/t/12", headers={"Accept-Language": "fr"})
+    assert page.status_code == 404
+    assert "<h1>Introuvable</h1>" in page.text
+    assert "Ce téléphone n&#39;a pas rejoint cette table" in page.text  # and escaped
 
 
 def test_page_forms_need_their_csrf_token(sqlite_app: Flask) -> None:
