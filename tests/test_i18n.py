@@ -18,6 +18,7 @@ from babel.support import Translations
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper import catalogs
 from scorekeeper.catalogs import TRANSLATIONS, compile_catalogs
 from scorekeeper.errors import PAGE_TITLES
 from scorekeeper.i18n import DATA_WORDS, EXTRACT_KEYWORDS
@@ -106,6 +107,21 @@ def test_catalogs_compile_when_missing_or_older_than_their_po(tmp_path: Path) ->
     assert compile_catalogs(source, target) == []  # up to date: left alone
     os.utime(po, (mo.stat().st_mtime + 10, mo.stat().st_mtime + 10))
     assert compile_catalogs(source, target) == [mo]
+
+
+def test_a_package_folder_that_cannot_be_written_compiles_into_the_instance_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    compile_into = catalogs.compile_catalogs
+
+    def read_only_package(source: Path, target: Path) -> list[Path]:
+        if target == TRANSLATIONS:
+            raise PermissionError(13, "Permission denied", str(target))
+        return compile_into(source, target)
+
+    monkeypatch.setattr(catalogs, "compile_catalogs", read_only_package)
+    assert catalogs.compiled_catalogs(tmp_path) == tmp_path / "translations"
+    assert (tmp_path / "translations" / "fr" / "LC_MESSAGES" / "messages.mo").is_file()
 
 
 def test_language_from_accept_language_and_switch(sqlite_app: Flask) -> None:
