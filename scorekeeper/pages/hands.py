@@ -11,7 +11,7 @@ from werkzeug.exceptions import Conflict, NotFound, PreconditionFailed
 from engine import InvalidReport, Problem
 from scorekeeper import operations
 from scorekeeper.extensions import db
-from scorekeeper.i18n import N_
+from scorekeeper.i18n import N_, gettext
 from scorekeeper.models import Game, Hand, Table
 from scorekeeper.pages.forms import (
     CLAIMS,
@@ -125,7 +125,11 @@ def correct_hand(table_id: int, game_id: int, number: int) -> Any:
     table, game = page_game(table_id, game_id)
     hand = next((h for h in game.hands if h.number == number), None)
     if hand is None:
-        raise NotFound(f"The game has no hand {number}." if number else "No such hand.")
+        raise NotFound(
+            gettext("The game has no hand %(number)s.", number=number)
+            if number
+            else gettext("No such hand.")
+        )
     if request.method == "GET":
         return _form_page(table, game, form_from_report(hand.report), [], hand)
     document, problems = _document(game)
@@ -158,7 +162,7 @@ def _current_version(table: Table, game_id: int, number: int) -> Any:
     _, game = page_game(table.id, game_id)
     hand = next((h for h in game.hands if h.number == number), None)
     if hand is None:
-        raise NotFound(f"Hand {number} was undone on another phone.")
+        raise NotFound(gettext("Hand %(number)s was undone on another phone.", number=number))
     return _form_page(table, game, form_from_report(hand.report), [], hand, CHANGED_ELSEWHERE), 409
 
 
