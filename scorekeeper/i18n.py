@@ -33,7 +33,10 @@ def N_(text: str) -> str:  # noqa: N802  (gettext's own name for the marker)
 
 def gettext(text: str, **variables: object) -> str:
     """``text`` in the request's language (Flask-Babel's gettext, typed): ``%(name)s``
-    placeholders are filled from ``variables``."""
+    placeholders are filled from ``variables``. An empty text stays empty: gettext's own answer
+    to ``""`` is the catalog's header, which a template translating data must never show."""
+    if not text:
+        return text
     return str(flask_babel.gettext(text, **variables))
 
 

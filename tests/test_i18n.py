@@ -21,7 +21,7 @@ from flask.testing import FlaskClient
 from scorekeeper import catalogs
 from scorekeeper.catalogs import TRANSLATIONS, compile_catalogs
 from scorekeeper.errors import PAGE_TITLES
-from scorekeeper.i18n import DATA_WORDS, EXTRACT_KEYWORDS
+from scorekeeper.i18n import DATA_WORDS, EXTRACT_KEYWORDS, gettext
 from scorekeeper.models import GameStatus
 from scorekeeper.virtual import COMPUTERS
 from tests.api.conftest import create_table
@@ -122,6 +122,14 @@ def test_a_package_folder_that_cannot_be_written_compiles_into_the_instance_fold
     monkeypatch.setattr(catalogs, "compile_catalogs", read_only_package)
     assert catalogs.compiled_catalogs(tmp_path) == tmp_path / "translations"
     assert (tmp_path / "translations" / "fr" / "LC_MESSAGES" / "messages.mo").is_file()
+
+
+def test_an_empty_text_translates_to_nothing_not_to_the_catalogs_header(
+    sqlite_app: Flask,
+) -> None:
+    with sqlite_app.test_request_context("/?lang=fr"):
+        assert gettext("Create a table") == "Créer une table"
+        assert gettext("") == ""
 
 
 def test_language_from_accept_language_and_switch(sqlite_app: Flask) -> None:
