@@ -40,6 +40,12 @@ def gettext(text: str, **variables: object) -> str:
     return str(flask_babel.gettext(text, **variables))
 
 
+def pgettext(context: str, text: str, **variables: object) -> str:
+    """``text`` in the request's language, as meant in ``context``: one English word that French
+    says two ways ("won": a column of games, "gagnées"; one game's result, "gagnée")."""
+    return str(flask_babel.pgettext(context, text, **variables))
+
+
 translate = gettext
 """The name the pages' Python code used before the catalogs; ``pybabel extract -k translate``."""
 
@@ -48,10 +54,6 @@ DATA_WORDS = (
     N_("in progress"),
     N_("finished"),
     N_("abandoned"),
-    # A player's result in the history (history.html).
-    N_("won"),
-    N_("lost"),
-    N_("tied"),
     # The computer players a seat may be given (new_virtual_game.html).
     N_("random"),
     N_("greedy"),
@@ -106,6 +108,10 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_DOMAIN", DOMAIN)
     babel.init_app(app, locale_selector=language)
     app.jinja_env.globals.update(
-        _=gettext, language=language, category_label=category_label, card_label=card_label
+        _=gettext,
+        pgettext=pgettext,
+        language=language,
+        category_label=category_label,
+        card_label=card_label,
     )
     app.jinja_env.filters.update(number=number, percent=percent)
