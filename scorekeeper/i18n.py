@@ -102,9 +102,8 @@ def init_app(app: Flask) -> None:
     "newstyle" gettext marks every translation as safe HTML, and a few templates translate texts
     that come from data (a notice, a status), which must stay escaped as any other value.
     """
-    app.config.setdefault(
-        "BABEL_TRANSLATION_DIRECTORIES", str(compiled_catalogs(app.instance_path))
-    )
+    if "BABEL_TRANSLATION_DIRECTORIES" not in app.config:
+        app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(compiled_catalogs(app.instance_path))
     app.config.setdefault("BABEL_DOMAIN", DOMAIN)
     babel.init_app(app, locale_selector=language)
     app.jinja_env.globals.update(
