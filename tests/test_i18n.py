@@ -152,9 +152,18 @@ def test_the_switch_goes_back_to_the_page_with_its_query_string(sqlite_app: Flas
     assert response.headers["Location"] == page
 
 
+def test_the_switch_drops_a_language_named_in_the_query_string(sqlite_app: Flask) -> None:
+    client = sqlite_app.test_client()
+    response = client.get(
+        "/language/fr", headers={"Referer": "http://localhost/t/1/games/new?lang=en&players=3"}
+    )
+    assert response.headers["Location"] == "/t/1/games/new?players=3"
+    assert "Créer une table" in client.get("/", headers={"Accept-Language": "en"}).text
+
+
 @pytest.mark.parametrize(
     "referrer",
-    ["http://localhost/t/1?next=\\\\other.example", "ftp://localhost/t/1", "http://other.example/"],
+    ["http://localhost//other.example/?a=1", "ftp://localhost/t/1", "http://other.example/t/1?a=1"],
 )
 def test_the_switch_goes_home_from_anywhere_else(sqlite_app: Flask, referrer: str) -> None:
     response = sqlite_app.test_client().get("/language/fr", headers={"Referer": referrer})

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, parse_qsl, urlencode, urlsplit
 
 import segno
 from flask import Blueprint, redirect, render_template, request, url_for
@@ -84,12 +84,18 @@ def switch_language(code: str) -> Response:
 
 
 def _page_left() -> str | None:
-    """The page the switch was pressed on, query string included (``/t/1/games/new?players=3``),
-    when the referrer is a page of this site; else None."""
+    """The page the switch was pressed on, query string included (``/t/1/games/new?players=3``)
+    but for a ``lang=`` that would outvote the new choice, when the referrer is a page of this
+    site; else None."""
     back = urlsplit(request.referrer or "")
     if back.netloc != request.host or back.scheme not in ("http", "https"):
         return None
-    return local_path(back.path + (f"?{back.query}" if back.query else ""))
+    kept = [
+        (key, value)
+        for key, value in parse_qsl(back.query, keep_blank_values=True)
+        if key != LANGUAGE_COOKIE
+    ]
+    return local_path(back.path + (f"?{urlencode(kept)}" if kept else ""))
 
 
 @bp.get("/t/<id:table_id>")
