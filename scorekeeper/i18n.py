@@ -157,6 +157,20 @@ FRENCH: dict[str, str] = {
     "Played in the app: the hands come from the moves.": (
         "Jouée dans l'appli : les manches viennent des coups joués."
     ),
+    # Hand form
+    "Safeties: tap once when laid, twice for a coup-fourré, a third time to clear.": (
+        "Bottes : un appui si posée, deux pour un coup fourré, un troisième pour effacer."
+    ),
+    "Distance (km)": "Distance (km)",
+    "Clear the distance": "Effacer la distance",
+    "add": "ajouter",
+    "in all": "en tout",
+    "Cards by value and claims": "Cartes par valeur et annonces",
+    "one fewer": "une de moins",
+    "one more": "une de plus",
+    "cards of": "cartes de",
+    "Cards add up to": "Les cartes font",
+    "Trip completed by": "Manche terminée par",
 }
 
 
