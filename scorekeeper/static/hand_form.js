@@ -145,7 +145,10 @@
       line.className = `side-total side-${index}`;
       const total = document.createElement("b");
       total.textContent = format.format(number(cell.textContent));
-      line.append(`${names[index]?.textContent ?? ""} `, total);
+      const name = document.createElement("span");
+      name.className = "name";
+      name.textContent = names[index]?.textContent ?? "";
+      line.append(name, " ", total);
       summary.append(line);
     });
   };

@@ -37,7 +37,9 @@ class Taps:
             self.count += 1
 
 
-def start_game(page: Page, server: str, name: str, players: int) -> None:
+def start_game(
+    page: Page, server: str, name: str, players: int, variants: dict[str, str] | None = None
+) -> None:
     """A game of ``players`` seats; teams are named "Team A", "Team B", "Team C"."""
     table_url = create_table(page, server, name)
     add_players(page, *NAMES[:players])
@@ -50,6 +52,10 @@ def start_game(page: Page, server: str, name: str, players: int) -> None:
     if players > sides:
         for side in range(sides):
             page.locator(f"input[name=side{side}-name]").fill(f"Team {'ABC'[side]}")
+    if variants:
+        page.get_by_text("Rules variants").click()
+        for key, value in variants.items():
+            page.locator(f"select[name={key}]").select_option(value)
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator(".totals")).to_be_visible()
     page.get_by_role("link", name="Enter a hand").click()
@@ -257,3 +263,33 @@ def test_every_control_is_a_44_px_target_and_named_for_its_side(
     ]
     assert len(names) == len(set(names)), "two buttons share a name"
     expect(page.get_by_role("button", name="Team B: Driving Ace", exact=True)).to_have_count(1)
+
+
+def test_the_200s_choice_keeps_to_the_rules_limit(page: Page, live_server: str) -> None:
+    """Two 200s per side, partners sharing them (RULES.md §5); four for a team under
+    ``two_hundreds_limit: player`` (§12)."""
+    start_game(page, live_server, "Two 200s", players=4)
+    expect(page.get_by_role("radiogroup").first.get_by_role("radio")).to_have_count(3)
+    expect(radio(page, "Team A: 2 × 200 km")).to_be_visible()
+    expect(radio(page, "Team A: 3 × 200 km")).to_have_count(0)
+    start_game(page, live_server, "Four 200s", players=4, variants={"two_hundreds_limit": "player"})
+    expect(radio(page, "Team B: 4 × 200 km")).to_be_visible()
+    expect_no_horizontal_scroll(page)
+
+
+def test_the_names_are_french_in_french(page: Page, live_server: str) -> None:
+    create_table(page, live_server, "En français")
+    add_players(page, "Ann", "Bob")
+    page.get_by_role("link", name="FR", exact=True).click()
+    page.get_by_role("link", name="Nouvelle partie").click()
+    page.locator("select[name=side0]").select_option(label="Ann")
+    page.locator("select[name=side1]").select_option(label="Bob")
+    page.get_by_role("button", name="Commencer la partie").click()
+    page.get_by_role("link", name="Saisir une manche").click()
+    ace = button(page, "Ann: As du volant")
+    ace.tap()
+    ace.tap()
+    expect(button(page, "Ann: As du volant, coup fourré")).to_have_attribute("aria-pressed", "true")
+    button(page, "Bob: ajouter 200 km").tap()
+    expect(page.locator("[data-bar-summary]")).to_contain_text("Bob 200")
+    expect_no_horizontal_scroll(page)
