@@ -95,7 +95,10 @@
     show(button);
     changed(laid);
   };
-  form.querySelectorAll(".safety-cycle").forEach(show);
+  form.querySelectorAll(".safety-cycle").forEach((button) => {
+    button.dataset.name = button.getAttribute("aria-label");
+    show(button);
+  });
 
   // Who completed the trip, and who called the extension, follow the distances until a person
   // chooses (RULES.md §7, §8): the trip is the side at exactly the target in force; with the

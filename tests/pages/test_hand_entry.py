@@ -293,3 +293,21 @@ def test_the_names_are_french_in_french(page: Page, live_server: str) -> None:
     button(page, "Bob: ajouter 200 km").tap()
     expect(page.locator("[data-bar-summary]")).to_contain_text("Bob 200")
     expect_no_horizontal_scroll(page)
+
+
+def test_cards_by_value_keep_a_running_total(page: Page, live_server: str) -> None:
+    start_game(page, live_server, "Steppers", players=2)
+    page.locator("#side-0 details.more summary").tap()
+    one_more_100 = button(page, "Ann: 100 km, one more")
+    one_more_100.tap()
+    one_more_100.tap()
+    button(page, "Ann: 200 km, one more").tap()
+    expect(page.locator("#side-0 [data-cards-total]")).to_have_text("400")
+    expect(radio(page, "Ann: 1 × 200 km")).to_be_checked()
+    expect(page.locator("[data-preview-total='0']")).to_have_text("400")
+    # A chip adds to what the cards make, and the km total takes over from them.
+    button(page, "Ann: add 25 km").tap()
+    expect(page.get_by_label("Ann: Distance (km)")).to_have_value("425")
+    expect(page.get_by_label("Ann: cards of 100 km")).to_have_value("0")
+    expect(radio(page, "Ann: 1 × 200 km")).to_be_checked()
+    expect(page.locator("[data-preview-total='0']")).to_have_text("425")
