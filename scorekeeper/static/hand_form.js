@@ -136,8 +136,11 @@
     summary.replaceChildren();
     const problem = section.querySelector(".problem");
     if (problem) {
-      const line = document.createElement("span");
+      // The bar has room for the start of the first problem; the link leads to all of them.
+      section.closest("details").open = true;
+      const line = document.createElement("a");
       line.className = "problem";
+      line.href = "#preview";
       line.textContent = problem.textContent;
       summary.append(line);
       return;

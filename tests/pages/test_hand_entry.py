@@ -272,6 +272,12 @@ def test_the_200s_choice_keeps_to_the_rules_limit(page: Page, live_server: str) 
     expect(page.get_by_role("radiogroup").first.get_by_role("radio")).to_have_count(3)
     expect(radio(page, "Team A: 2 × 200 km")).to_be_visible()
     expect(radio(page, "Team A: 3 × 200 km")).to_have_count(0)
+    page.locator("#side-0 details.more summary").tap()
+    button(page, "Team A: 200 km, one more").tap()
+    button(page, "Team A: 200 km, one more").tap()
+    expect(radio(page, "Team A: 2 × 200 km")).to_be_checked()
+    button(page, "Team A: 200 km, one more").tap()
+    expect(page.get_by_label("Team A: cards of 200 km")).to_have_value("2")
     start_game(page, live_server, "Four 200s", players=4, variants={"two_hundreds_limit": "player"})
     expect(radio(page, "Team B: 4 × 200 km")).to_be_visible()
     expect_no_horizontal_scroll(page)
@@ -311,3 +317,20 @@ def test_cards_by_value_keep_a_running_total(page: Page, live_server: str) -> No
     expect(page.get_by_label("Ann: cards of 100 km")).to_have_value("0")
     expect(radio(page, "Ann: 1 × 200 km")).to_be_checked()
     expect(page.locator("[data-preview-total='0']")).to_have_text("425")
+
+
+def test_what_stops_the_hand_shows_in_the_bar_and_leads_to_the_preview(
+    page: Page, live_server: str
+) -> None:
+    start_game(page, live_server, "Refusal", players=4)
+    button(page, "Team A: 1000 km in all").tap()
+    # A completed trip given in km must say its 200s: they decide the safe trip (RULES.md §9).
+    problem = page.locator("[data-bar-summary] .problem")
+    expect(problem).to_contain_text("Team A completed the trip")
+    problem.tap()
+    expect(page.locator("#preview .problem")).to_be_in_viewport()
+    expect(page.locator("#preview .problem")).to_contain_text("200 km cards")
+    radio(page, "Team A: 0 × 200 km").tap()
+    # 1,000 + 400 (trip) + 300 (safe trip) + 500 (Team B at 0 km) = 2,200.
+    expect(page.locator("[data-bar-summary]")).to_contain_text("Team A 2,200")
+    expect_save_in_view(page)
