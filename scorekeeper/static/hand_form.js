@@ -174,7 +174,10 @@
   const later = () => { follow(); clearTimeout(timer); timer = setTimeout(preview, 250); };
   form.addEventListener("input", later);
   form.addEventListener("change", later);
-  sides.forEach(showTotals);
+  sides.forEach((side) => {
+    if (cardsInUse(side)) twoHundreds(side, number(side.querySelector("input[name$='-d200']").value));
+    showTotals(side);
+  });
   follow();
   preview();
 })();

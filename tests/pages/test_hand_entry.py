@@ -136,6 +136,7 @@ def test_a_three_player_hand_typed_and_chipped(page: Page, live_server: str) -> 
     taps.tap(save_button(page))
     # Ann: 700 + 400 + 300 (safe trip) + 500 (Bob at 0 km) = 1,900; Bob 0; Cat 325.
     expect_totals(page, "1,900", "0", "325")
+    print(f"three-player hand: {taps.count} taps")
     assert taps.count <= 8
 
 
@@ -158,6 +159,8 @@ def test_a_six_player_hand_with_three_teams(page: Page, live_server: str) -> Non
     taps.tap(save_button(page))
     # C: 1,000 + 100 + 300 + 400 (trip) + 200 (extension) + 500 (Team B at 0 km) = 2,500.
     expect_totals(page, "450", "0", "2,500")
+    print(f"six-player hand: {taps.count} taps")
+    assert taps.count <= 10
 
 
 def test_the_second_tap_is_the_coup_fourre_and_the_third_clears(
@@ -334,3 +337,16 @@ def test_what_stops_the_hand_shows_in_the_bar_and_leads_to_the_preview(
     # 1,000 + 400 (trip) + 300 (safe trip) + 500 (Team B at 0 km) = 2,200.
     expect(page.locator("[data-bar-summary]")).to_contain_text("Team A 2,200")
     expect_save_in_view(page)
+
+
+def test_correcting_a_hand_counted_by_cards_shows_its_200s(page: Page, live_server: str) -> None:
+    start_game(page, live_server, "Correct cards", players=2)
+    page.locator("#side-0 details.more summary").tap()
+    page.get_by_label("Ann: cards of 200 km").fill("1")
+    page.get_by_label("Ann: cards of 100 km").fill("2")
+    save_button(page).tap()
+    expect_totals(page, "400", "0")
+    page.locator("table.hands").get_by_role("link", name="Correct").tap()
+    expect(page.locator("#side-0 [data-cards-total]")).to_have_text("400")
+    expect(radio(page, "Ann: 1 × 200 km")).to_be_checked()
+    expect(page.get_by_label("Ann: Distance (km)")).to_have_attribute("placeholder", "400")
