@@ -67,6 +67,7 @@
       km(side).value = "";
       if (event.target.name.endsWith("-d200")) twoHundreds(side, number(event.target.value));
     } else if (event.target === km(side) && event.isTrusted && cards(side).some((input) => number(input.value) > 0)) {
+      twoHundreds(side, number(side.querySelector("input[name$='-d200']").value));
       cards(side).forEach((input) => { input.value = "0"; });
     } else if (event.target.name && event.target.name.endsWith("-two_hundreds") && cardsInUse(side)) {
       side.querySelector("input[name$='-d200']").value = event.target.value;
@@ -102,7 +103,8 @@
 
   // Who completed the trip, and who called the extension, follow the distances until a person
   // chooses (RULES.md §7, §8): the trip is the side at exactly the target in force; with the
-  // extension, a side beyond 700 means one was called, most likely by the side at 1,000.
+  // extension, a side beyond the hand's target (700) means one was called, most likely by the
+  // side at the extended target (1,000), else by the side farthest beyond 700.
   const chosen = (name) => form.querySelector(`input[name='${name}']:checked`);
   const touched = { completed: (chosen("completed")?.value ?? "") !== "", extension: (chosen("extension")?.value ?? "") !== "" };
   const choose = (event) => { if (event.isTrusted && event.target.name in touched) touched[event.target.name] = true; };
