@@ -86,6 +86,7 @@ def main() -> None:
                 f"hand entry (with its live preview) {hand + 1}",
                 lambda: page.get_by_role("link", name="Enter a hand").click(),
             )
+            page.locator("#side-0 details.more summary").click()  # the cards by value
             page.locator("input[name='s0-d100']").fill("7")
             page.locator("input[name=completed][value='0']").check()
             weigh(f"scoreboard after hand {hand + 1}", lambda: save(page))

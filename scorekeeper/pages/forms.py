@@ -60,8 +60,13 @@ def report_from_form(form: Mapping[str, str], sides: int) -> tuple[dict[str, Any
                 or 0
                 for value in DISTANCE_VALUES
             }
-        side["safeties"] = [str(s) for s in SAFETIES if form.get(f"{prefix}safety-{s}")]
-        side["coup_fourres"] = [str(s) for s in SAFETIES if form.get(f"{prefix}cf-{s}")]
+        coup_fourres = [str(s) for s in SAFETIES if form.get(f"{prefix}cf-{s}")]
+        # A coup-fourré is a way of laying the safety (RULES.md §6): ticking it says the safety
+        # was laid, even where the safety's own box was left empty.
+        side["safeties"] = [
+            str(s) for s in SAFETIES if form.get(f"{prefix}safety-{s}") or str(s) in coup_fourres
+        ]
+        side["coup_fourres"] = coup_fourres
         side["completed_trip"] = completed == str(index)
         side["delayed_action"] = completed == str(index) and bool(form.get("delayed"))
         claims = [claim for claim in CLAIMS if form.get(f"{prefix}claim-{claim}")]

@@ -1,33 +1,7 @@
 // Progressive enhancement only: every page works without this file.
 "use strict";
 
-// Steppers: large − / + buttons around each count of distance cards.
-document.addEventListener("click", (event) => {
-  const button = event.target.closest("button.step");
-  if (!button) return;
-  const input = button.parentElement.querySelector("input");
-  const next = Math.max(0, (parseInt(input.value, 10) || 0) + parseInt(button.dataset.step, 10));
-  input.value = Math.min(next, parseInt(input.max, 10) || next);
-  input.dispatchEvent(new Event("input", { bubbles: true }));
-});
-
-// Live preview: the engine scores the form as it is filled; nothing is saved.
-const form = document.querySelector("form[data-preview]");
-if (form) {
-  let timer = null;
-  let sent = 0;
-  const preview = () => {
-    const number = ++sent;
-    fetch(form.dataset.preview, { method: "POST", body: new FormData(form), credentials: "same-origin" })
-      .then((response) => (response.ok ? response.text() : null))
-      .then((html) => { if (html !== null && number === sent) document.getElementById("preview").innerHTML = html; })
-      .catch(() => {});
-  };
-  const later = () => { clearTimeout(timer); timer = setTimeout(preview, 250); };
-  form.addEventListener("input", later);
-  form.addEventListener("change", later);
-  preview();
-}
+// The hand form's steppers, chips and live preview are in hand_form.js, loaded by that page.
 
 // Scoreboard and a virtual game's seat: poll with a conditional GET; a 304 costs nothing, a
 // 200 means another phone changed the game, and the part of the page that shows it is redrawn.

@@ -1,0 +1,185 @@
+// The hand form, enhanced: a hand in ten taps. Progressive enhancement only: without this file
+// every field still posts as a plain input and the server reads the same names.
+"use strict";
+
+(() => {
+  const form = document.querySelector("form.hand-form");
+  if (!form) return;
+
+  const number = (text) => { const n = parseInt(text, 10); return Number.isFinite(n) ? n : 0; };
+  const target = number(form.dataset.target);
+  const extended = number(form.dataset.extendedTarget); // 0: no extension in this game
+  const sides = [...form.querySelectorAll("fieldset.side")];
+  const changed = (element) => element.dispatchEvent(new Event("input", { bubbles: true }));
+
+  form.querySelectorAll(".js-only").forEach((element) => { element.hidden = false; });
+  form.querySelectorAll(".nojs-only").forEach((element) => { element.hidden = true; });
+
+  // One side's distance: its km total when one is given (the server reads that first), else the
+  // sum of its cards by value.
+  const km = (side) => side.querySelector("input[name$='-km']");
+  const cards = (side) => [...side.querySelectorAll(".stepper input")];
+  const cardSum = (side) => cards(side).reduce((sum, input) => sum + number(input.value) * number(input.name.split("-d")[1]), 0);
+  const distance = (side) => (km(side).value.trim() === "" ? cardSum(side) : number(km(side).value));
+  const twoHundreds = (side, count) => {
+    const radio = side.querySelector(`input[name$='-two_hundreds'][value='${count}']`);
+    if (radio) radio.checked = true;
+  };
+  const cardsInUse = (side) => km(side).value.trim() === "" && cards(side).some((input) => number(input.value) > 0);
+
+  // The km total, set at once: chips add to it (or set the whole trip); the cards by value then
+  // give way to it, their sum carried into the total, so one source counts at a time.
+  const setKm = (side, value) => {
+    const stepper200 = side.querySelector("input[name$='-d200']");
+    if (cardsInUse(side)) twoHundreds(side, number(stepper200.value));
+    cards(side).forEach((input) => { input.value = "0"; });
+    km(side).value = value === null ? "" : String(Math.max(0, value));
+    changed(km(side));
+  };
+  const showTotals = (side) => {
+    const output = side.querySelector("[data-cards-total]");
+    if (output) output.value = String(cardSum(side));
+    km(side).placeholder = cardsInUse(side) ? String(cardSum(side)) : "";
+  };
+
+  form.addEventListener("click", (event) => {
+    const side = event.target.closest("fieldset.side");
+    const button = event.target.closest("button");
+    if (!side || !button) return;
+    if (button.dataset.add) setKm(side, distance(side) + number(button.dataset.add));
+    else if (button.dataset.set) setKm(side, number(button.dataset.set));
+    else if (button.classList.contains("km-clear")) setKm(side, null);
+    else if (button.classList.contains("step")) {
+      // Steppers: large − / + buttons around each count of distance cards.
+      const input = button.parentElement.querySelector("input");
+      const next = Math.max(0, number(input.value) + number(button.dataset.step));
+      input.value = String(Math.min(next, number(input.max) || next));
+      changed(input);
+    } else if (button.classList.contains("safety-cycle")) cycle(button);
+  });
+
+  // Counting cards by value makes them the source: the km total clears (its placeholder shows the
+  // cards' sum) and the 200s choice follows the 200 cards.
+  form.addEventListener("input", (event) => {
+    const side = event.target.closest("fieldset.side");
+    if (!side) return;
+    if (event.target.closest(".stepper")) {
+      km(side).value = "";
+      if (event.target.name.endsWith("-d200")) twoHundreds(side, number(event.target.value));
+    } else if (event.target === km(side) && event.isTrusted && cards(side).some((input) => number(input.value) > 0)) {
+      twoHundreds(side, number(side.querySelector("input[name$='-d200']").value));
+      cards(side).forEach((input) => { input.value = "0"; });
+    } else if (event.target.name && event.target.name.endsWith("-two_hundreds") && cardsInUse(side)) {
+      side.querySelector("input[name$='-d200']").value = event.target.value;
+    }
+    showTotals(side);
+  });
+
+  // Safeties: one toggle each, whose taps go laid → coup-fourré → not laid. The two check boxes
+  // the server reads stay in the form (hidden) and carry the state.
+  const boxes = (button) => {
+    const safety = button.closest(".safety");
+    return [safety.querySelector("input[name*='-safety-']"), safety.querySelector("input[name*='-cf-']")];
+  };
+  const show = (button) => {
+    const [laid, coupFourre] = boxes(button);
+    const state = coupFourre.checked ? "cf" : laid.checked ? "laid" : "off";
+    button.dataset.state = state;
+    button.setAttribute("aria-pressed", String(state !== "off"));
+    button.setAttribute("aria-label", state === "cf" ? button.dataset.cfName : button.dataset.name);
+  };
+  const cycle = (button) => {
+    const [laid, coupFourre] = boxes(button);
+    const state = button.dataset.state;
+    laid.checked = state !== "cf";
+    coupFourre.checked = state === "laid";
+    show(button);
+    changed(laid);
+  };
+  form.querySelectorAll(".safety-cycle").forEach((button) => {
+    button.dataset.name = button.getAttribute("aria-label");
+    show(button);
+  });
+
+  // Who completed the trip, and who called the extension, follow the distances until a person
+  // chooses (RULES.md §7, §8): the trip is the side at exactly the target in force; with the
+  // extension, a side beyond the hand's target (700) means one was called, most likely by the
+  // side at the extended target (1,000), else by the side farthest beyond 700.
+  const chosen = (name) => form.querySelector(`input[name='${name}']:checked`);
+  const touched = { completed: (chosen("completed")?.value ?? "") !== "", extension: (chosen("extension")?.value ?? "") !== "" };
+  const choose = (event) => { if (event.isTrusted && event.target.name in touched) touched[event.target.name] = true; };
+  form.addEventListener("input", choose); // before the listener below that follows the distances
+  form.addEventListener("change", choose);
+  const pick = (name, value) => {
+    const radio = form.querySelector(`input[name='${name}'][value='${value}']`);
+    if (radio && !radio.checked) radio.checked = true;
+  };
+  const follow = () => {
+    const distances = sides.map(distance);
+    if (extended && !touched.extension) {
+      const over = distances.map((d, i) => [d, i]).filter(([d]) => d > target);
+      const whole = over.find(([d]) => d === extended);
+      const farthest = over.sort((a, b) => b[0] - a[0])[0];
+      pick("extension", whole ? whole[1] : farthest ? farthest[1] : "");
+    }
+    if (!touched.completed) {
+      const inForce = extended && (chosen("extension")?.value ?? "") !== "" ? extended : target;
+      const done = distances.flatMap((d, i) => (d === inForce ? [i] : []));
+      pick("completed", done.length === 1 ? done[0] : "");
+    }
+  };
+
+  // Live preview: the engine scores the form as it is filled; nothing is saved. The bar beside
+  // Save repeats each side's hand score (or the first thing that stops the hand).
+  const section = document.getElementById("preview");
+  const summary = form.querySelector("[data-bar-summary]");
+  const format = new Intl.NumberFormat(document.documentElement.lang || undefined);
+  const summarise = () => {
+    summary.replaceChildren();
+    const problem = section.querySelector(".problem");
+    if (problem) {
+      // The bar has room for the start of the first problem; the link leads to all of them.
+      section.closest("details").open = true;
+      const line = document.createElement("a");
+      line.className = "problem";
+      line.href = "#preview";
+      line.textContent = problem.textContent;
+      summary.append(line);
+      return;
+    }
+    const names = [...section.querySelectorAll("thead th")].slice(1);
+    section.querySelectorAll("[data-preview-total]").forEach((cell, index) => {
+      const line = document.createElement("span");
+      line.className = `side-total side-${index}`;
+      const total = document.createElement("b");
+      total.textContent = format.format(number(cell.textContent));
+      const name = document.createElement("span");
+      name.className = "name";
+      name.textContent = names[index]?.textContent ?? "";
+      line.append(name, " ", total);
+      summary.append(line);
+    });
+  };
+  let timer = null;
+  let sent = 0;
+  const preview = () => {
+    const asked = ++sent;
+    fetch(form.dataset.preview, { method: "POST", body: new FormData(form), credentials: "same-origin" })
+      .then((response) => (response.ok ? response.text() : null))
+      .then((html) => {
+        if (html === null || asked !== sent) return;
+        section.innerHTML = html;
+        summarise();
+      })
+      .catch(() => {});
+  };
+  const later = () => { follow(); clearTimeout(timer); timer = setTimeout(preview, 250); };
+  form.addEventListener("input", later);
+  form.addEventListener("change", later);
+  sides.forEach((side) => {
+    if (cardsInUse(side)) twoHundreds(side, number(side.querySelector("input[name$='-d200']").value));
+    showTotals(side);
+  });
+  follow();
+  preview();
+})();

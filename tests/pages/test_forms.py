@@ -1,0 +1,38 @@
+"""The hand form's fields read into a v1 hand report (no browser needed)."""
+
+from __future__ import annotations
+
+from scorekeeper.pages.forms import form_from_report, report_from_form
+
+
+def test_a_coup_fourre_ticked_alone_says_its_safety_was_laid() -> None:
+    """A coup-fourré is the safety laid out of turn (RULES.md §6): its 100 counts too."""
+    report, problems = report_from_form(
+        {"s0-km": "300", "s0-cf-right_of_way": "on", "s0-safety-driving_ace": "on"}, 2
+    )
+    assert problems == []
+    assert report["sides"][0]["safeties"] == ["driving_ace", "right_of_way"]
+    assert report["sides"][0]["coup_fourres"] == ["right_of_way"]
+    assert report["sides"][1]["safeties"] == []
+
+
+def test_a_safety_and_its_coup_fourre_both_ticked_count_the_safety_once() -> None:
+    report, _ = report_from_form({"s1-safety-extra_tank": "on", "s1-cf-extra_tank": "on"}, 2)
+    assert report["sides"][1]["safeties"] == ["extra_tank"]
+    assert report["sides"][1]["coup_fourres"] == ["extra_tank"]
+
+
+def test_a_km_total_carries_its_200s_and_the_trip() -> None:
+    form = {"s0-km": "1000", "s0-two_hundreds": "2", "s1-km": "250", "completed": "0"}
+    report, problems = report_from_form(form, 2)
+    assert problems == []
+    assert report["sides"][0] == {
+        "distance": 1000,
+        "two_hundreds": 2,
+        "safeties": [],
+        "coup_fourres": [],
+        "completed_trip": True,
+        "delayed_action": False,
+    }
+    assert report["sides"][1]["two_hundreds"] is None  # not said: only the trip needs it
+    assert form_from_report(report) == form  # the same fields back, to correct it
