@@ -133,7 +133,6 @@
   // Save repeats each side's hand score (or the first thing that stops the hand).
   const section = document.getElementById("preview");
   const summary = form.querySelector("[data-bar-summary]");
-  const format = new Intl.NumberFormat(document.documentElement.lang || undefined);
   const summarise = () => {
     summary.replaceChildren();
     const problem = section.querySelector(".problem");
@@ -152,7 +151,7 @@
       const line = document.createElement("span");
       line.className = `side-total side-${index}`;
       const total = document.createElement("b");
-      total.textContent = format.format(number(cell.textContent));
+      total.textContent = cell.textContent; // written in the page's language by the server
       const name = document.createElement("span");
       name.className = "name";
       name.textContent = names[index]?.textContent ?? "";
