@@ -17,6 +17,7 @@ from marshmallow import Schema
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import BadRequest
+from werkzeug.wrappers import Response as BaseResponse
 
 from engine.problems import Problem, ProblemCode
 from scorekeeper.extensions import db
@@ -95,7 +96,7 @@ def idempotent(table: Table, produce: Callable[[], Produced]) -> Response:
 
 def idempotent_form(
     table: Table, done: str, produce: Callable[[], ResponseReturnValue]
-) -> Response:
+) -> BaseResponse:
     """A page form's write, run once per ``Idempotency-Key`` as :func:`idempotent` runs the
     API's: the queue of hands on a phone (``static/queue.js``) resends a hand whose answer was
     lost, and the retry must not record it twice.
