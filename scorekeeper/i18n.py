@@ -157,6 +157,33 @@ FRENCH: dict[str, str] = {
     "Played in the app: the hands come from the moves.": (
         "Jouée dans l'appli : les manches viennent des coups joués."
     ),
+    # Offline
+    "Offline": "Hors ligne",
+    "The scorekeeper cannot be reached, and this page was not opened on this phone before.": (
+        "Le marqueur est injoignable, et cette page n'a jamais été ouverte sur ce téléphone."
+    ),
+    "The pages you opened before still open. Hands saved while offline wait on this phone and "
+    "are sent when the connection is back.": (
+        "Les pages déjà ouvertes s'ouvrent encore. Les manches enregistrées hors ligne attendent "
+        "sur ce téléphone et partent dès le retour de la connexion."
+    ),
+    "Your tables": "Vos tables",
+    "1 hand waiting": "1 manche en attente",
+    "{n} hands waiting": "{n} manches en attente",
+    "Saved on this phone; sent as soon as the scorekeeper can be reached.": (
+        "Gardée sur ce téléphone ; envoyée dès que le marqueur est joignable."
+    ),
+    "Another phone recorded hand {n} meanwhile.": (
+        "Un autre téléphone a enregistré la manche {n} entre-temps."
+    ),
+    "Hand {n} was changed on another phone meanwhile.": (
+        "La manche {n} a été modifiée sur un autre téléphone entre-temps."
+    ),
+    "Yours": "La vôtre",
+    "On the scorekeeper now": "Enregistrée à présent",
+    "Record mine as hand {n}": "Enregistrer la mienne comme manche {n}",
+    "Keep my correction": "Garder ma correction",
+    "Drop mine": "Abandonner la mienne",
 }
 
 
