@@ -216,6 +216,23 @@
     render();
   });
 
+  // A page kept by the service worker may be older than what this phone saw since: the newest
+  // state of the game seen (its version and hand count) numbers a new hand, after those queued.
+  const here = { version: Number(section.dataset.version), hands: Number(section.dataset.hands) };
+  const seenKey = "scorekeeper-seen:" + game;
+  let seen = null;
+  try { seen = JSON.parse(localStorage.getItem(seenKey)); } catch (unreadable) { seen = null; }
+  const latest = seen && seen.version > here.version ? seen : here;
+  try { localStorage.setItem(seenKey, JSON.stringify(latest)); } catch (full) { /* still usable */ }
+  const numberField = document.querySelector("form.hand-form input[name=number]");
+  if (numberField && !document.querySelector("form.hand-form input[name=etag]")) {
+    waiting().then((hands) => {
+      const base = latest === here ? Number(numberField.value) : latest.hands + 1;
+      const queued = hands.filter((hand) => field(hand, "etag") === undefined).map((hand) => Number(field(hand, "number")) + 1);
+      numberField.value = String(Math.max(base, ...queued));
+    });
+  }
+
   window.addEventListener("online", flush);
   setInterval(flush, 5000);
   render().then(flush);
