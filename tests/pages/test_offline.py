@@ -253,3 +253,41 @@ def test_a_hand_taken_meanwhile_is_shown_beside_the_queued_one(
     expect(page.locator("#queue")).to_be_hidden(timeout=RETRY)
     expected = [(1, [500, 200]), (2, [300, 100])][:after]
     assert recorded_hands(page, scoreboard) == expected
+
+
+def test_a_correction_changed_meanwhile_is_kept_only_when_chosen(
+    page: Page, phone: Callable[..., Page], live_server: str
+) -> None:
+    create_table(page, live_server, "Two fixes")
+    add_players(page, "Ann", "Bob")
+    share = page.locator("input.share-link").input_value()
+    start_two_player_game(page, "Ann", "Bob")
+    scoreboard = page.url
+    page.get_by_role("link", name="Enter a hand").click()
+    fill_hand(page, 300, 100)
+    expect_totals(page, "300", "100")
+
+    page.get_by_role("link", name="Correct", exact=True).click()
+    page.context.set_offline(True)
+    fill_hand(page, 325, 100)  # phone 1's correction, kept on the phone
+    expect(waiting(page)).to_contain_text("1 hand waiting")
+
+    second = phone()
+    second.goto(share)
+    second.goto(scoreboard)
+    second.get_by_role("link", name="Correct", exact=True).click()
+    fill_hand(second, 350, 100)  # phone 2's correction, applied
+    expect_totals(second, "350", "100")
+
+    page.context.set_offline(False)
+    conflict = page.locator("#queue [role=alert]")
+    expect(conflict).to_contain_text(
+        "Hand 1 was changed on another phone meanwhile.", timeout=RETRY
+    )
+    expect(conflict.locator(".yours [data-preview-total]")).to_have_text(["325", "100"])
+    expect(conflict.locator(".theirs [data-preview-total]")).to_have_text(["350", "100"])
+    assert recorded_hands(page, scoreboard) == [(1, [350, 100])]  # nothing overwritten
+
+    conflict.get_by_role("button", name="Keep my correction").click()
+    expect(page.locator("#queue")).to_be_hidden(timeout=RETRY)
+    assert recorded_hands(page, scoreboard) == [(1, [325, 100])]
