@@ -128,7 +128,7 @@
     const next = held ? parseInt(held.dataset.next, 10) : number + 1;
     choice.replaceChildren();
     const heading = document.createElement("p");
-    heading.className = "banner warn";
+    heading.className = "banner waiting";
     heading.textContent = say(correction ? texts.changed_elsewhere : texts.recorded_elsewhere, number);
     const versions = document.createElement("div");
     versions.className = "versions";

@@ -32,6 +32,14 @@ def open_game(page: Page, server: str, name: str) -> str:
     return page.url
 
 
+def open_form(page: Page, link: str = "Enter a hand") -> None:
+    """Open the hand form (or a hand's correction) from the scoreboard, its scripts run: the
+    phone goes offline only after the page has loaded, as a phone at the table does."""
+    page.get_by_role("link", name=link, exact=True).click()
+    expect(page.locator("form.hand-form")).to_be_visible()
+    page.wait_for_load_state("load")
+
+
 def fill_hand(page: Page, ann_km: int, bob_km: int) -> None:
     """Fill the open hand form (nobody completes the trip) and save it."""
     page.locator("input[name='s0-km']").fill(str(ann_km))
@@ -113,7 +121,7 @@ def test_the_service_worker_serves_the_pages_once_offline(page: Page, live_serve
     worker = page.request.get(live_server + "/sw.js")
     assert worker.headers["cache-control"] == "no-cache"
     assert worker.headers["content-type"].startswith("text/javascript")
-    page.get_by_role("link", name="Enter a hand").click()
+    open_form(page)
     fill_hand(page, 300, 100)
     expect(page).to_have_url(scoreboard)  # this visit, under the worker, is the one kept
     expect_totals(page, "300", "100")
@@ -128,7 +136,7 @@ def test_the_service_worker_serves_the_pages_once_offline(page: Page, live_serve
     assert answer is not None and answer.from_service_worker
     expect_totals(page, "300", "100")
     # The form kept is the one opened before hand 1: the queue numbers its hand 2 all the same.
-    page.get_by_role("link", name="Enter a hand").click()
+    open_form(page)
     expect(page.locator("form.hand-form input[name=number]")).to_have_value("2")
     page.goto(live_server + "/")
     expect(page.get_by_role("link", name="Cached")).to_be_visible()
@@ -138,11 +146,11 @@ def test_the_service_worker_serves_the_pages_once_offline(page: Page, live_serve
 
 def test_hands_saved_offline_are_sent_once_each_in_order(page: Page, live_server: str) -> None:
     scoreboard = open_game(page, live_server, "Queue")
-    page.get_by_role("link", name="Enter a hand").click()
+    open_form(page)
     fill_hand(page, 300, 100)
     expect_totals(page, "300", "100")
 
-    page.get_by_role("link", name="Enter a hand").click()
+    open_form(page)
     page.context.set_offline(True)
     fill_hand(page, 200, 50)
     expect(waiting(page)).to_contain_text("1 hand waiting")
@@ -180,7 +188,7 @@ def test_a_hand_whose_answer_was_lost_is_recorded_once(
     page: Page, live_server: str, lost_answer: list[int]
 ) -> None:
     scoreboard = open_game(page, live_server, "Lost answer")
-    page.get_by_role("link", name="Enter a hand").click()
+    open_form(page)
     fill_hand(page, 300, 100)
     expect(waiting(page)).to_contain_text("1 hand waiting")
     assert lost_answer == [302]  # it was recorded; the phone does not know
@@ -211,7 +219,7 @@ def test_on_plain_http_the_queue_works_without_a_service_worker(
     assert page.evaluate("'serviceWorker' in navigator") is False
     assert page.evaluate("typeof crypto.randomUUID") == "undefined"
 
-    page.get_by_role("link", name="Enter a hand").click()
+    open_form(page)
     page.context.set_offline(True)
     fill_hand(page, 200, 75)
     expect(waiting(page)).to_contain_text("1 hand waiting")
@@ -230,7 +238,7 @@ def test_a_hand_taken_meanwhile_is_shown_beside_the_queued_one(
     share = page.locator("input.share-link").input_value()
     start_two_player_game(page, "Ann", "Bob")
     scoreboard = page.url
-    page.get_by_role("link", name="Enter a hand").click()
+    open_form(page)
     page.context.set_offline(True)
     fill_hand(page, 300, 100)  # phone 1's hand 1, kept on the phone
     expect(waiting(page)).to_contain_text("1 hand waiting")
@@ -238,7 +246,7 @@ def test_a_hand_taken_meanwhile_is_shown_beside_the_queued_one(
     second = phone()
     second.goto(share)
     second.goto(scoreboard)
-    second.get_by_role("link", name="Enter a hand").click()
+    open_form(second)
     fill_hand(second, 500, 200)  # phone 2's hand 1, recorded
     expect_totals(second, "500", "200")
 
@@ -263,11 +271,11 @@ def test_a_correction_changed_meanwhile_is_kept_only_when_chosen(
     share = page.locator("input.share-link").input_value()
     start_two_player_game(page, "Ann", "Bob")
     scoreboard = page.url
-    page.get_by_role("link", name="Enter a hand").click()
+    open_form(page)
     fill_hand(page, 300, 100)
     expect_totals(page, "300", "100")
 
-    page.get_by_role("link", name="Correct", exact=True).click()
+    open_form(page, "Correct")
     page.context.set_offline(True)
     fill_hand(page, 325, 100)  # phone 1's correction, kept on the phone
     expect(waiting(page)).to_contain_text("1 hand waiting")
@@ -275,7 +283,7 @@ def test_a_correction_changed_meanwhile_is_kept_only_when_chosen(
     second = phone()
     second.goto(share)
     second.goto(scoreboard)
-    second.get_by_role("link", name="Correct", exact=True).click()
+    open_form(second, "Correct")
     fill_hand(second, 350, 100)  # phone 2's correction, applied
     expect_totals(second, "350", "100")
 
