@@ -101,13 +101,13 @@
       if (response.ok && response.redirected) {
         await forget(hand);
         if (mine.has(hand.key)) arrived = response.url;
-      } else if (response.status === 422 || (response.status === 409 && mine.has(hand.key) && arrived === null && !hand.queued)) {
-        await forget(hand); // refused as it stands (or taken at once): shown as without the queue
+      } else if (response.status === 409 && (hand.queued || !mine.has(hand.key))) {
+        return conflict(hand); // taken or changed while it waited: the person chooses
+      } else if (response.status >= 400 && response.status < 500) {
+        await forget(hand); // refused as it stands: the server's page, as without the queue
         return postPlainly(hand);
-      } else if (response.status === 409) {
-        return conflict(hand);
       } else {
-        return; // the server is in trouble (5xx) or the session is gone: kept, tried again later
+        return; // the server is in trouble (5xx): kept, tried again later
       }
     }
     if (arrived && !dirty && (await waiting()).length === 0) location.assign(arrived);
@@ -229,7 +229,12 @@
     waiting().then((hands) => {
       const base = latest === here ? Number(numberField.value) : latest.hands + 1;
       const queued = hands.filter((hand) => field(hand, "etag") === undefined).map((hand) => Number(field(hand, "number")) + 1);
-      numberField.value = String(Math.max(base, ...queued));
+      const next = String(Math.max(base, ...queued));
+      const heading = document.querySelector("h1");
+      if (heading && next !== numberField.value && heading.textContent.trim().endsWith(" " + numberField.value)) {
+        heading.textContent = heading.textContent.trim().replace(/\d+$/, next);
+      }
+      numberField.value = next;
     });
   }
 

@@ -41,7 +41,12 @@ self.addEventListener("fetch", (event) => {
   if (shell(url)) {
     event.respondWith(caches.match(request).then((kept) => kept || fetch(request)));
   } else if (request.mode === "navigate" && keeps(url)) {
-    event.respondWith(networkFirst(request));
+    const answer = networkFirst(request);
+    event.respondWith(answer);
+    // A table's own page follows creating or joining it: the start page kept must list it too.
+    if (/\/t\/\d+$/.test(url.pathname)) {
+      event.waitUntil(answer.then(() => caches.open(CACHE)).then((cache) => cache.add(CONFIG.start)).catch(() => {}));
+    }
   }
 });
 
