@@ -206,7 +206,7 @@
       await keep(hand);
       if (field(hand, "etag") === undefined && form.elements.number) {
         form.reset(); // ready for the next hand, numbered after this one
-        form.elements.number.value = String((hand.number || 0) + 1);
+        renumber(form.elements.number, (hand.number || 0) + 1);
         form.dispatchEvent(new Event("input", { bubbles: true }));
         dirty = false;
       }
@@ -215,6 +215,14 @@
     delete form.dataset.sending;
     render();
   });
+
+  // The number of the hand the form records, and the page's heading where it ends with it.
+  const renumber = (numberField, next) => {
+    const heading = document.querySelector("h1");
+    const text = heading ? heading.textContent.trim() : "";
+    if (text.endsWith(" " + numberField.value)) heading.textContent = text.replace(/\d+$/, String(next));
+    numberField.value = String(next);
+  };
 
   // A page kept by the service worker may be older than what this phone saw since: the newest
   // state of the game seen (its version and hand count) numbers a new hand, after those queued.
@@ -229,12 +237,7 @@
     waiting().then((hands) => {
       const base = latest === here ? Number(numberField.value) : latest.hands + 1;
       const queued = hands.filter((hand) => field(hand, "etag") === undefined).map((hand) => Number(field(hand, "number")) + 1);
-      const next = String(Math.max(base, ...queued));
-      const heading = document.querySelector("h1");
-      if (heading && next !== numberField.value && heading.textContent.trim().endsWith(" " + numberField.value)) {
-        heading.textContent = heading.textContent.trim().replace(/\d+$/, next);
-      }
-      numberField.value = next;
+      renumber(numberField, Math.max(base, ...queued));
     });
   }
 

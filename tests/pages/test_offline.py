@@ -154,6 +154,7 @@ def test_hands_saved_offline_are_sent_once_each_in_order(page: Page, live_server
     fill_hand(page, 200, 50)
     expect(waiting(page)).to_contain_text("1 hand waiting")
     expect(page.locator("input[name='s0-km']")).to_have_value("")  # ready for the next hand
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Hand 3")
     fill_hand(page, 100, 25)
     expect(waiting(page)).to_contain_text("2 hands waiting")
     assert recorded_hands(page, scoreboard) == [(1, [300, 100])]
