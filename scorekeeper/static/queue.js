@@ -137,7 +137,9 @@
       part.className = title === texts.yours ? "yours" : "theirs";
       const h = document.createElement("h2");
       h.textContent = title;
-      part.append(h, document.createRange().createContextualFragment(html)); // the server's own markup
+      const breakdown = document.createRange().createContextualFragment(html); // the server's own markup
+      breakdown.querySelectorAll("h2").forEach((title) => title.remove()); // "Preview": said above
+      part.append(h, breakdown);
       versions.append(part);
     }
     const record = document.createElement("button");
@@ -210,6 +212,8 @@
         form.dispatchEvent(new Event("input", { bubbles: true }));
         dirty = false;
       }
+      await render();
+      section.scrollIntoView({ block: "start" }); // "n hands waiting", above the next hand
       form.dataset.key = "";
     }
     delete form.dataset.sending;
