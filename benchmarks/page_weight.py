@@ -9,6 +9,7 @@ the cache is cold.
 
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
 import threading
@@ -44,17 +45,21 @@ def serve() -> str:
 
 
 def main() -> None:
+    # Count what the service worker fetches (the shell it keeps at installation, the pages it
+    # fetches for the phone): Playwright reports those requests, on the context, only with this.
+    os.environ["PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS"] = "1"
     base = serve()
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=BROWSER_ARGS)
-        page = browser.new_context(viewport={"width": 360, "height": 640}).new_page()
+        context = browser.new_context(viewport={"width": 360, "height": 640})
+        page = context.new_page()
         seen: list[tuple[str, int]] = []
 
         def finished(request: Request) -> None:
             sizes = request.sizes()
             seen.append((request.url, sizes["responseBodySize"] + sizes["responseHeadersSize"]))
 
-        page.on("requestfinished", finished)
+        context.on("requestfinished", finished)  # the service worker's requests too
 
         def weigh(name: str, action: Callable[[], object]) -> None:
             seen.clear()

@@ -1,5 +1,5 @@
 """HTTP plumbing shared by the API views: JSON bodies, ETags and conditional requests, and
-idempotent POSTs for phones that retry on a flaky connection."""
+idempotent POSTs for phones that retry on a flaky connection (the API's and the hand form's)."""
 
 from __future__ import annotations
 
@@ -8,13 +8,16 @@ import json
 import re
 from collections.abc import Callable
 from datetime import timedelta
+from http import HTTPStatus
 from typing import Any
 
-from flask import Response, jsonify, request
+from flask import Response, jsonify, make_response, redirect, request
+from flask.typing import ResponseReturnValue
 from marshmallow import Schema
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import BadRequest
+from werkzeug.wrappers import Response as BaseResponse
 
 from engine.problems import Problem, ProblemCode
 from scorekeeper.extensions import db
@@ -76,23 +79,79 @@ def idempotent(table: Table, produce: Callable[[], Produced]) -> Response:
     answers what the first request stored. (Had it waited on the game's lock instead, it would
     have found the game already ended by its own first attempt and answered 409.)
     """
-    key = request.headers.get(IDEMPOTENCY_KEY)
+    key = _key()
     if key is None:
         status, body, location, etag = produce()
         db.session.commit()
         return respond(body, status, location=location, etag=etag)
-    if not KEY_PATTERN.fullmatch(key):
+    fingerprint = _fingerprint()
+    record, claimed = _claim(table, key, fingerprint, status=0, location=None)
+    if not claimed:
+        return _replay(record, fingerprint)
+    status, body, location, etag = produce()
+    record.status, record.response, record.location, record.etag = status, body, location, etag
+    db.session.commit()
+    return respond(body, status, location=location, etag=etag)
+
+
+def idempotent_form(
+    table: Table, done: str, produce: Callable[[], ResponseReturnValue]
+) -> BaseResponse:
+    """A page form's write, run once per ``Idempotency-Key`` as :func:`idempotent` runs the
+    API's: the queue of hands on a phone (``static/queue.js``) resends a hand whose answer was
+    lost, and the retry must not record it twice.
+
+    A form that records something answers with a redirect to ``done``; that answer is claimed
+    with the key before the write, so ``produce`` commits both in one transaction (it may commit
+    itself, as a correction does). A refusal (422, 409) rolls both back: only what was recorded
+    keeps its key, and a retry of a refused form is checked afresh.
+    """
+    key = _key()
+    if key is None:
+        return make_response(produce())
+    fingerprint = _fingerprint()
+    record, claimed = _claim(table, key, fingerprint, status=HTTPStatus.FOUND, location=done)
+    if not claimed:
+        _same_request(record, fingerprint)
+        replayed = redirect(record.location or done, record.status)
+        replayed.headers["Idempotent-Replayed"] = "true"
+        return replayed
+    answer = make_response(produce())
+    if HTTPStatus.MULTIPLE_CHOICES <= answer.status_code < HTTPStatus.BAD_REQUEST:
+        db.session.commit()
+    else:
+        db.session.rollback()
+    return answer
+
+
+def _key() -> str | None:
+    """The request's ``Idempotency-Key``, if it has one (400 if it is not a valid key)."""
+    key = request.headers.get(IDEMPOTENCY_KEY)
+    if key is not None and not KEY_PATTERN.fullmatch(key):
         raise BadRequest(
             f"{IDEMPOTENCY_KEY} must be 1 to {MAX_KEY_LENGTH} printable ASCII characters "
             "(a UUID is a good key)."
         )
-    fingerprint = _fingerprint()
+    return key
+
+
+def _claim(
+    table: Table, key: str, fingerprint: str, *, status: int, location: str | None
+) -> tuple[IdempotencyRecord, bool]:
+    """The key's record, inserted in this transaction with the answer known so far (True), or
+    the one a first request committed (False). Expired records of the table go at the same
+    time."""
     table_id = table.id
     record = _record(table_id, key)
     if record is not None:
-        return _replay(record, fingerprint)
+        return record, False
     record = IdempotencyRecord(
-        table_id=table_id, key=key, request_hash=fingerprint, status=0, response={}
+        table_id=table_id,
+        key=key,
+        request_hash=fingerprint,
+        status=status,
+        response={},
+        location=location,
     )
     db.session.add(record)
     try:
@@ -103,17 +162,14 @@ def idempotent(table: Table, produce: Callable[[], Produced]) -> Response:
         committed = _record(table_id, key)
         if committed is None:
             raise
-        return _replay(committed, fingerprint)
-    status, body, location, etag = produce()
-    record.status, record.response, record.location, record.etag = status, body, location, etag
+        return committed, False
     db.session.execute(
         delete(IdempotencyRecord).where(
             IdempotencyRecord.table_id == table_id,
             IdempotencyRecord.created_at < utcnow() - IDEMPOTENCY_TTL,
         )
     )
-    db.session.commit()
-    return respond(body, status, location=location, etag=etag)
+    return record, True
 
 
 def _record(table_id: int, key: str) -> IdempotencyRecord | None:
@@ -125,6 +181,14 @@ def _record(table_id: int, key: str) -> IdempotencyRecord | None:
 
 
 def _replay(record: IdempotencyRecord, fingerprint: str) -> Response:
+    _same_request(record, fingerprint)
+    response = respond(record.response, record.status, location=record.location, etag=record.etag)
+    response.headers["Idempotent-Replayed"] = "true"
+    return response
+
+
+def _same_request(record: IdempotencyRecord, fingerprint: str) -> None:
+    """422 unless the retry is the request the key was first used for."""
     if record.request_hash != fingerprint:
         raise InvalidRequest(
             [
@@ -136,13 +200,15 @@ def _replay(record: IdempotencyRecord, fingerprint: str) -> Response:
                 )
             ]
         )
-    response = respond(record.response, record.status, location=record.location, etag=record.etag)
-    response.headers["Idempotent-Replayed"] = "true"
-    return response
 
 
 def _fingerprint() -> str:
-    """The method, path and JSON body, canonically encoded and hashed."""
+    """The method, path and JSON body (or form fields), canonically encoded and hashed. A form's
+    CSRF token is left out: it proves the session, it is not part of what is recorded."""
     body = request.get_json(silent=True)
-    canonical = json.dumps([request.method, request.path, body], sort_keys=True)
+    parts: list[Any] = [request.method, request.path, body]
+    fields = sorted((k, v) for k, v in request.form.items(multi=True) if k != "csrf_token")
+    if fields:
+        parts.append(fields)
+    canonical = json.dumps(parts, sort_keys=True)
     return hashlib.sha256(canonical.encode()).hexdigest()

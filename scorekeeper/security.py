@@ -31,8 +31,10 @@ PAGE_POLICY = "; ".join(
         "default-src 'self'",
         "script-src 'self'",
         "style-src 'self'",
-        "img-src 'self' data:",  # data: for the blank favicon
+        "img-src 'self'",
         "connect-src 'self'",
+        "worker-src 'self'",  # the service worker (/sw.js)
+        "manifest-src 'self'",
         "form-action 'self'",
         "frame-ancestors 'none'",
         "base-uri 'none'",

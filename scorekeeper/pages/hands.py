@@ -11,6 +11,7 @@ from werkzeug.exceptions import Conflict, NotFound, PreconditionFailed
 from engine import InvalidReport, Problem
 from scorekeeper import operations
 from scorekeeper.extensions import db
+from scorekeeper.http import idempotent_form
 from scorekeeper.i18n import N_, gettext
 from scorekeeper.models import Game, Hand, Table
 from scorekeeper.pages.forms import (
@@ -72,17 +73,24 @@ def new_hand(table_id: int, game_id: int) -> Any:
     """The hand-entry form; posting it records the hand or shows every refusal in place.
 
     The form says which hand it records (its number), so a double tap records it once and a
-    hand recorded meanwhile by another phone is not followed blindly by this one.
+    hand recorded meanwhile by another phone is not followed blindly by this one. A phone's
+    queue of hands sends an ``Idempotency-Key``: a retry of a hand recorded is answered, not
+    recorded again.
     """
     table, game = page_game(table_id, game_id)
     if request.method == "GET":
         return _form_page(table, game, {}, [])
+    scoreboard = url_for("pages.games.scoreboard", table_id=table_id, game_id=game_id)
+    return idempotent_form(table, scoreboard, lambda: _record_hand(table, game, scoreboard))
+
+
+def _record_hand(table: Table, game: Game, scoreboard: str) -> Any:
+    """Record the posted hand, or the form again with why it was not."""
     document, problems = _document(game)
     if problems:
         return _form_page(table, game, request.form, problems), 422
-    scoreboard = url_for("pages.games.scoreboard", table_id=table_id, game_id=game_id)
     try:
-        locked = operations.locked_game(table, game_id)
+        locked = operations.locked_game(table, game.id)
         expected = whole_number(request.form.get("number"))
         if expected is not None and expected != len(locked.hands) + 1:
             db.session.rollback()
@@ -121,7 +129,8 @@ def preview(table_id: int, game_id: int) -> str:
 @bp.route("/t/<id:table_id>/games/<id:game_id>/hands/<id:number>", methods=["GET", "POST"])
 def correct_hand(table_id: int, game_id: int, number: int) -> Any:
     """Correct a past hand. The form carries the ETag it was read at: if another phone changed
-    the game meanwhile, nothing is overwritten and the current version is shown."""
+    the game meanwhile, nothing is overwritten and the current version is shown. Like a new
+    hand, a correction sent with an ``Idempotency-Key`` is applied once."""
     table, game = page_game(table_id, game_id)
     hand = next((h for h in game.hands if h.number == number), None)
     if hand is None:
@@ -132,6 +141,13 @@ def correct_hand(table_id: int, game_id: int, number: int) -> Any:
         )
     if request.method == "GET":
         return _form_page(table, game, form_from_report(hand.report), [], hand)
+    scoreboard = url_for("pages.games.scoreboard", table_id=table_id, game_id=game_id)
+    return idempotent_form(table, scoreboard, lambda: _record_correction(table, game, hand))
+
+
+def _record_correction(table: Table, game: Game, hand: Hand) -> Any:
+    """Apply the posted correction, or the form again with why it was not."""
+    table_id, game_id, number = table.id, game.id, hand.number
     document, problems = _document(game)
     if problems:
         return _form_page(table, game, request.form, problems, hand), 422

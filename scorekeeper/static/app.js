@@ -42,3 +42,8 @@ if (join && location.hash.length > 1) {
   history.replaceState(null, "", location.pathname + location.search);
   join.submit();
 }
+
+// The service worker keeps the app's shell and the pages opened (browsers offer one only on
+// localhost and HTTPS; on plain HTTP the queue of hands, queue.js, does without it).
+const worker = document.documentElement.dataset.serviceWorker;
+if (worker && "serviceWorker" in navigator) navigator.serviceWorker.register(worker).catch(() => {});

@@ -1,0 +1,66 @@
+// The service worker: the app's shell kept on the phone, pages network-first with the last copy
+// as a fallback. CONFIG (version, shell, start, offline) is written above by the server.
+"use strict";
+
+const CACHE = "scorekeeper-" + CONFIG.version;
+const PREFIX = "scorekeeper-";
+
+self.addEventListener("install", (event) => {
+  const files = [...CONFIG.shell, CONFIG.start, CONFIG.offline];
+  event.waitUntil(
+    caches.open(CACHE)
+      .then((cache) => cache.addAll(files.map((url) => new Request(url, { cache: "reload" }))))
+      .then(() => self.skipWaiting())
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches.keys()
+      .then((names) => Promise.all(
+        names.filter((name) => name.startsWith(PREFIX) && name !== CACHE).map((name) => caches.delete(name))
+      ))
+      .then(() => self.clients.claim())
+  );
+});
+
+// Pages kept: the start page and a table's pages, never the API, a POST, a download, a link
+// carrying a key (/join/…, /play/…, ?token=) or a page showing keys (a virtual game's links).
+const keeps = (url) =>
+  url.origin === location.origin &&
+  (url.pathname === CONFIG.start || /\/t\/\d+(\/|$)/.test(url.pathname)) &&
+  !/\/virtual\/|\.csv$/.test(url.pathname) &&
+  !url.searchParams.has("token");
+
+const shell = (url) => url.origin === location.origin && CONFIG.shell.includes(url.pathname);
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (shell(url)) {
+    event.respondWith(caches.match(request).then((kept) => kept || fetch(request)));
+  } else if (request.mode === "navigate" && keeps(url)) {
+    const answer = networkFirst(request);
+    event.respondWith(answer);
+    // A table's own page follows creating or joining it: the start page kept must list it too.
+    if (/\/t\/\d+$/.test(url.pathname)) {
+      event.waitUntil(answer.then(() => caches.open(CACHE)).then((cache) => cache.add(CONFIG.start)).catch(() => {}));
+    }
+  }
+});
+
+// The page from the server, kept for later; without a server, the copy kept, else the offline page.
+async function networkFirst(request) {
+  const cache = await caches.open(CACHE);
+  try {
+    const response = await fetch(request);
+    const stored = !/no-store/.test(response.headers.get("Cache-Control") || "");
+    if (response.status === 200 && stored && keeps(new URL(response.url))) {
+      await cache.put(request, response.clone());
+    }
+    return response;
+  } catch (offline) {
+    return (await cache.match(request)) || (await cache.match(CONFIG.offline)) || Response.error();
+  }
+}

@@ -1,0 +1,138 @@
+"""The hand form's POSTs with an ``Idempotency-Key``, as a phone's queue of hands resends them:
+a retry of a hand (or a correction) that was recorded is answered again, never recorded twice."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from tests.api.conftest import TableAccess, create_table
+
+CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+ETAG = re.compile(r'name="etag" value="([^"]+)"')
+
+
+@pytest.fixture
+def game(client: FlaskClient) -> tuple[TableAccess, str]:
+    """A 2-player game at a table this phone has joined (its cookie), and its pages' path."""
+    table = create_table(client)
+    ann, bob = table.add_players("Ann", "Bob")
+    game_id = table.start_game(2, [[ann], [bob]])["id"]
+    client.set_cookie(f"table_{table.id}", table.token)
+    return table, f"/t/{table.id}/games/{game_id}"
+
+
+def hand_form(client: FlaskClient, path: str, number: int, km: int = 300) -> dict[str, Any]:
+    match = CSRF.search(client.get(path).text)
+    assert match
+    return {"csrf_token": match.group(1), "number": str(number), "s0-km": str(km), "s1-km": "0"}
+
+
+def hands(table: TableAccess, path: str) -> list[int]:
+    """Side 0's distance in each recorded hand, in order (read through the API)."""
+    game_id = path.rsplit("/", 1)[1]
+    body = table.get(f"/games/{game_id}").get_json()
+    return [hand["report"]["sides"][0]["distance"] for hand in body["hands"]]
+
+
+def test_a_retried_hand_is_recorded_once(
+    client: FlaskClient, game: tuple[TableAccess, str]
+) -> None:
+    table, path = game
+    form = hand_form(client, path + "/hands/new", 1)
+    key = {"Idempotency-Key": "phone-1-hand-1"}
+    first = client.post(path + "/hands/new", data=form, headers=key)
+    again = client.post(path + "/hands/new", data=form, headers=key)
+    assert first.status_code == again.status_code == 302
+    assert first.headers["Location"] == again.headers["Location"] == path
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert hands(table, path) == [300]
+
+
+def test_a_retry_after_another_hand_is_answered_not_refused(
+    client: FlaskClient, game: tuple[TableAccess, str]
+) -> None:
+    """The answer was lost, and the phone sent its next hand meanwhile: the retry of hand 1 is
+    still the answer to hand 1 (without its key it would be a 409, hand 1 being taken)."""
+    table, path = game
+    first = hand_form(client, path + "/hands/new", 1)
+    client.post(path + "/hands/new", data=first, headers={"Idempotency-Key": "h1"})
+    second = hand_form(client, path + "/hands/new", 2, km=100)
+    assert client.post(path + "/hands/new", data=second).status_code == 302
+    retry = client.post(path + "/hands/new", data=first, headers={"Idempotency-Key": "h1"})
+    assert retry.status_code == 302
+    assert hands(table, path) == [300, 100]
+
+
+def test_the_csrf_token_is_not_part_of_the_request(
+    client: FlaskClient, game: tuple[TableAccess, str]
+) -> None:
+    table, path = game
+    form = hand_form(client, path + "/hands/new", 1)
+    client.post(path + "/hands/new", data=form, headers={"Idempotency-Key": "k"})
+    with client.session_transaction() as session:
+        session.pop("csrf_token")  # a new session's token, the hand the same
+    retry = {**form, "csrf_token": hand_form(client, path + "/hands/new", 2)["csrf_token"]}
+    assert (
+        client.post(path + "/hands/new", data=retry, headers={"Idempotency-Key": "k"}).status_code
+        == 302
+    )
+    assert hands(table, path) == [300]
+
+
+def test_the_same_key_for_another_hand_is_refused(
+    client: FlaskClient, game: tuple[TableAccess, str]
+) -> None:
+    table, path = game
+    client.post(
+        path + "/hands/new",
+        data=hand_form(client, path + "/hands/new", 1),
+        headers={"Idempotency-Key": "k"},
+    )
+    other = hand_form(client, path + "/hands/new", 2, km=100)
+    response = client.post(path + "/hands/new", data=other, headers={"Idempotency-Key": "k"})
+    assert response.status_code == 422
+    assert response.mimetype == "text/html"
+    assert hands(table, path) == [300]
+
+
+def test_a_refused_hand_keeps_no_key(client: FlaskClient, game: tuple[TableAccess, str]) -> None:
+    """Hand 1 is taken when the phone sends its own hand 1: 409, and nothing stored under the
+    key, so the same hand sent again as hand 2 with the same key is checked afresh... and
+    refused as another request (its number differs); sent again unchanged, it is 409 again."""
+    table, path = game
+    client.post(path + "/hands/new", data=hand_form(client, path + "/hands/new", 1, km=100))
+    late = hand_form(client, path + "/hands/new", 1)
+    key = {"Idempotency-Key": "late"}
+    assert client.post(path + "/hands/new", data=late, headers=key).status_code == 409
+    assert client.post(path + "/hands/new", data=late, headers=key).status_code == 409
+    assert (
+        client.post(
+            path + "/hands/new", data={**late, "number": "2"}, headers={"Idempotency-Key": "next"}
+        ).status_code
+        == 302
+    )
+    assert hands(table, path) == [100, 300]
+
+
+def test_a_retried_correction_is_applied_once(
+    client: FlaskClient, game: tuple[TableAccess, str]
+) -> None:
+    """The correction's retry carries the ETag it was read at, which no longer matches once the
+    first attempt went through: without the key it would be answered 409."""
+    table, path = game
+    client.post(path + "/hands/new", data=hand_form(client, path + "/hands/new", 1))
+    page = client.get(path + "/hands/1").text
+    etag = ETAG.search(page)
+    assert etag
+    form = {**hand_form(client, path + "/hands/1", 1, km=200), "etag": etag.group(1)}
+    key = {"Idempotency-Key": "fix-1"}
+    assert client.post(path + "/hands/1", data=form, headers=key).status_code == 302
+    again = client.post(path + "/hands/1", data=form, headers=key)
+    assert again.status_code == 302
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert hands(table, path) == [200]
+    assert client.post(path + "/hands/1", data=form).status_code == 409  # without the key
