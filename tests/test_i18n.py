@@ -29,7 +29,8 @@ from tests.api.conftest import create_table
 ROOT = Path(__file__).resolve().parent.parent
 FRENCH_PO = TRANSLATIONS / "fr" / "LC_MESSAGES" / "messages.po"
 EXAMPLES = ROOT / "examples"
-PLACEHOLDER = re.compile(r"%(?:\(\w+\))?[sdif]")
+# Python's %(name)s and the "{n}" the offline queue's script fills in itself.
+PLACEHOLDER = re.compile(r"%(?:\(\w+\))?[sdif]|\{n\}")
 NARROW_NBSP = "\u202f"  # French digit grouping in CLDR (Babel's locale data)
 
 

@@ -1,5 +1,5 @@
 """The installable app, server side: the manifest, the service worker's script and what it keeps,
-the page headers that let them run, and the queue's texts in both languages."""
+the page headers that let them run."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import json
 
 from flask import Flask
 
-from scorekeeper.i18n import FRENCH
 from tests.api.conftest import create_table
 
 
@@ -55,14 +54,6 @@ def test_the_offline_page_needs_no_table(sqlite_app: Flask) -> None:
     page = sqlite_app.test_client().get("/offline", headers={"Accept-Language": "fr"})
     assert page.status_code == 200
     assert "Hors ligne" in page.text
-
-
-def test_the_numbers_the_queue_fills_in_stay_in_french() -> None:
-    """The queue's texts are in its template (so the template test finds their French); the
-    ``{n}`` each one carries must be in the French too."""
-    counted = {english: french for english, french in FRENCH.items() if "{n}" in english}
-    assert len(counted) == 4
-    assert [english for english, french in counted.items() if "{n}" not in french] == []
 
 
 def test_a_hand_as_recorded_needs_the_tables_cookie(sqlite_app: Flask) -> None:
