@@ -179,6 +179,14 @@
     if (cardsInUse(side)) twoHundreds(side, number(side.querySelector("input[name$='-d200']").value));
     showTotals(side);
   });
+  // A form reset (the offline queue keeps a hand and clears the form for the next one) puts the
+  // inputs back; the toggles, totals and defaults that mirror them follow once it is done.
+  form.addEventListener("reset", () => setTimeout(() => {
+    form.querySelectorAll(".safety-cycle").forEach(show);
+    touched.completed = touched.extension = false;
+    sides.forEach(showTotals);
+    later();
+  }, 0));
   follow();
   preview();
 })();

@@ -299,3 +299,21 @@ def test_a_correction_changed_meanwhile_is_kept_only_when_chosen(
     conflict.get_by_role("button", name="Keep my correction").click()
     expect(page.locator("#queue")).to_be_hidden(timeout=RETRY)
     assert recorded_hands(page, scoreboard) == [(1, [325, 100])]
+
+
+def test_a_hand_kept_offline_leaves_a_blank_form_with_its_toggles_off(
+    page: Page, live_server: str
+) -> None:
+    """The form clears for the next hand: the safety toggles that mirror its boxes clear too, so
+    the next hand does not look as if its safeties were already laid."""
+    open_game(page, live_server, "Toggles")
+    open_form(page)
+    page.context.set_offline(True)
+    safety = page.get_by_role("button", name="Ann: Driving Ace", exact=True)
+    safety.click()
+    expect(safety).to_have_attribute("aria-pressed", "true")
+    fill_hand(page, 300, 100)
+    expect(waiting(page)).to_contain_text("1 hand waiting")
+    expect(page.locator("input[name='s0-km']")).to_have_value("")
+    expect(safety).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("input[name='s0-safety-driving_ace']")).not_to_be_checked()
