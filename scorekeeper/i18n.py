@@ -157,6 +157,17 @@ FRENCH: dict[str, str] = {
     "Played in the app: the hands come from the moves.": (
         "Jouée dans l'appli : les manches viennent des coups joués."
     ),
+    # Cards
+    "tap a card, then what to do with it.": "touchez une carte, puis ce que vous en faites.",
+    "Tableau": "Jeu posé",
+    "attacked": "attaqué",
+    "hazard": "attaque",
+    "remedy": "parade",
+    "safety": "botte",
+    "distance": "distance",
+    "What to do with this card?": "Que faire de cette carte ?",
+    "Back to your seat": "Retour à votre place",
+    "Scores": "Scores",
 }
 
 

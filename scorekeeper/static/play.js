@@ -1,0 +1,113 @@
+// Cards at the table (the play page only): tap a card to choose it, then tap what to do with
+// it. Progressive enhancement: without this file every card shows its own move buttons, the
+// same forms this file offers, so the server sees the same POST either way.
+//
+// The page is redrawn by app.js's polling (it replaces #play with a fresh copy), so every
+// handler is delegated from the document, and after a redraw the chosen card is chosen again
+// if the fresh hand still holds it, with the fresh forms (their move number is the new one).
+"use strict";
+
+(() => {
+  document.documentElement.classList.add("cards-js");
+  let chosen = null; // { index, card } of the chosen card, or null
+
+  const hand = () => document.querySelector("#play .hand");
+
+  // A card with moves becomes a toggle button; its face stays what it was drawn as.
+  const enhance = () => {
+    const list = hand();
+    if (!list) { chosen = null; return; }
+    list.querySelectorAll(".hand-card[data-moves]").forEach((item) => {
+      if (item.querySelector(".card-pick")) return;
+      const face = item.querySelector(".card");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "card-pick";
+      button.setAttribute("aria-pressed", "false");
+      button.setAttribute("aria-label", face.getAttribute("aria-label"));
+      face.setAttribute("aria-hidden", "true");
+      face.replaceWith(button);
+      button.append(face);
+    });
+    if (chosen) {
+      const selector = `.hand-card[data-index="${chosen.index}"][data-card="${chosen.card}"][data-moves]`;
+      const item = list.querySelector(selector);
+      if (item) choose(item); else unchoose();
+    }
+  };
+
+  const unchoose = () => {
+    chosen = null;
+    document.querySelectorAll('#play .card-pick[aria-pressed="true"]').forEach((button) => {
+      button.setAttribute("aria-pressed", "false");
+    });
+    document.querySelectorAll("#play .card-panel").forEach((panel) => panel.remove());
+    document.querySelectorAll("#play .tableau.target").forEach((side) => side.classList.remove("target"));
+  };
+
+  // The chosen card's moves, as large buttons under the hand; a hazard's targets light up.
+  const choose = (item) => {
+    unchoose();
+    chosen = { index: item.dataset.index, card: item.dataset.card };
+    const list = hand();
+    const button = item.querySelector(".card-pick");
+    button.setAttribute("aria-pressed", "true");
+    const panel = document.createElement("div");
+    panel.className = "card-panel";
+    panel.setAttribute("role", "group");
+    const title = document.createElement("p");
+    title.className = "panel-title";
+    const name = document.createElement("strong");
+    name.textContent = button.getAttribute("aria-label");
+    title.append(name, list.dataset.ask);
+    panel.setAttribute("aria-label", `${name.textContent}: ${list.dataset.ask}`);
+    panel.append(title);
+    item.querySelectorAll(".card-moves form").forEach((form) => {
+      const copy = form.cloneNode(true);
+      const target = copy.querySelector("input[name=target]");
+      const side = target && document.querySelector(`#play .tableau[data-side="${target.value}"]`);
+      if (side) side.classList.add("target");
+      panel.append(copy);
+    });
+    const cancel = document.createElement("button");
+    cancel.type = "button";
+    cancel.className = "cancel";
+    cancel.textContent = list.dataset.cancel;
+    panel.append(cancel);
+    list.after(panel);
+    panel.scrollIntoView({ block: "nearest" });
+  };
+
+  document.addEventListener("click", (event) => {
+    const pick = event.target.closest("#play .card-pick");
+    if (pick) {
+      if (pick.getAttribute("aria-pressed") === "true") unchoose();
+      else choose(pick.closest(".hand-card"));
+      return;
+    }
+    if (event.target.closest("#play .card-panel .cancel")) {
+      const index = chosen && chosen.index;
+      unchoose();
+      const card = document.querySelector(`#play .hand-card[data-index="${index}"] .card-pick`);
+      if (card) card.focus();
+      return;
+    }
+    const side = event.target.closest("#play .tableau.target");
+    if (side) {
+      const forms = document.querySelectorAll("#play .card-panel form");
+      const form = [...forms].find((f) => {
+        const target = f.querySelector("input[name=target]");
+        return target && target.value === side.dataset.side;
+      });
+      if (form) form.requestSubmit();
+    }
+  });
+
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && chosen) unchoose();
+  });
+
+  const main = document.querySelector("main");
+  if (main) new MutationObserver(enhance).observe(main, { childList: true });
+  enhance();
+})();
