@@ -59,7 +59,11 @@
     title.className = "panel-title";
     const name = document.createElement("strong");
     name.textContent = button.getAttribute("aria-label");
-    title.append(name, list.dataset.ask);
+    const cancel = document.createElement("button");
+    cancel.type = "button";
+    cancel.className = "cancel";
+    cancel.textContent = list.dataset.cancel;
+    title.append(name, cancel);
     panel.setAttribute("aria-label", `${name.textContent}: ${list.dataset.ask}`);
     panel.append(title);
     item.querySelectorAll(".card-moves form").forEach((form) => {
@@ -69,11 +73,6 @@
       if (side) side.classList.add("target");
       panel.append(copy);
     });
-    const cancel = document.createElement("button");
-    cancel.type = "button";
-    cancel.className = "cancel";
-    cancel.textContent = list.dataset.cancel;
-    panel.append(cancel);
     list.after(panel);
     panel.scrollIntoView({ block: "nearest" });
   };
