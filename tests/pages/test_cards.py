@@ -112,11 +112,12 @@ def test_cancel_or_a_second_tap_unchooses_the_card(
     expect(page.locator(NEXT_MOVE).first).to_have_value(number)  # nothing was played
 
 
+@pytest.mark.parametrize("seats", [ANN_AND_A_COMPUTER, SIX_SEATS], ids=["2 seats", "6 seats"])
 def test_own_piles_and_hand_fit_the_first_screen(
-    page: Page, live_server: str, monkeypatch: pytest.MonkeyPatch
+    page: Page, live_server: str, monkeypatch: pytest.MonkeyPatch, seats: list[str]
 ) -> None:
     seeded(monkeypatch, 1)
-    deal(page, live_server, ANN_AND_A_COMPUTER, table="Fold")
+    deal(page, live_server, seats, table="Fold")
     own = page.locator(".tableau.own")
     expect(page.locator(".hand .card")).to_have_count(7)
     expect(page.locator(".prompt")).to_be_in_viewport(ratio=1)
