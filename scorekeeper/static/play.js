@@ -45,7 +45,16 @@
     document.querySelectorAll("#play .tableau.target").forEach((side) => side.classList.remove("target"));
   };
 
-  // The chosen card's moves, as large buttons under the hand; a hazard's targets light up.
+  // Where a move's card lands: the side it targets, or the seat's own side for a card played
+  // (a discard or a coup-fourré lands on no tableau).
+  const tableauOf = (form) => {
+    const target = form.querySelector("input[name=target]");
+    if (target) return `.tableau[data-side="${target.value}"]`;
+    return form.querySelector('input[name=move][value="play"]') ? ".tableau.own" : null;
+  };
+
+  // The chosen card's moves, as large buttons under the hand; the tableaux it may land on
+  // light up and take a tap too (a hazard: each opponent's; a remedy or distance: the own).
   const choose = (item) => {
     unchoose();
     chosen = { index: item.dataset.index, card: item.dataset.card };
@@ -68,8 +77,8 @@
     panel.append(title);
     item.querySelectorAll(".card-moves form").forEach((form) => {
       const copy = form.cloneNode(true);
-      const target = copy.querySelector("input[name=target]");
-      const side = target && document.querySelector(`#play .tableau[data-side="${target.value}"]`);
+      const lands = tableauOf(copy);
+      const side = lands && document.querySelector(`#play ${lands}`);
       if (side) side.classList.add("target");
       panel.append(copy);
     });
@@ -94,10 +103,7 @@
     const side = event.target.closest("#play .tableau.target");
     if (side) {
       const forms = document.querySelectorAll("#play .card-panel form");
-      const form = [...forms].find((f) => {
-        const target = f.querySelector("input[name=target]");
-        return target && target.value === side.dataset.side;
-      });
+      const form = [...forms].find((f) => tableauOf(f) && side.matches(tableauOf(f)));
       if (form) form.requestSubmit();
     }
   });

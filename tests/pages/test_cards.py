@@ -88,6 +88,19 @@ def test_a_hazard_offers_each_opponent_by_name(
     expect(page.locator(".events")).to_contain_text("Ann has played Flat Tire on Computer 3")
 
 
+def test_a_card_for_the_own_side_lands_on_a_tap_of_the_own_tableau(
+    page: Page, live_server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seeded(monkeypatch, 1)
+    deal(page, live_server, ANN_AND_A_COMPUTER, table="Own")
+    tap_card(page, page.locator(".hand-card[data-card=roll]"))
+    expect(page.locator(".tableau.target")).to_have_count(1)
+    number = page.locator(NEXT_MOVE).first.input_value()
+    page.locator(".tableau.own.target").click()
+    expect(page.locator(NEXT_MOVE).first).not_to_have_value(number)
+    expect(page.locator(".events")).to_contain_text("Ann has played Roll")
+
+
 def test_cancel_or_a_second_tap_unchooses_the_card(
     page: Page, live_server: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
