@@ -104,7 +104,8 @@
     if (side) {
       const forms = document.querySelectorAll("#play .card-panel form");
       const form = [...forms].find((f) => tableauOf(f) && side.matches(tableauOf(f)));
-      if (form) form.requestSubmit();
+      // Once a move is sent app.js quiets the buttons: a second tap sends nothing more.
+      if (form && !form.querySelector("button").disabled) form.requestSubmit();
     }
   });
 
