@@ -115,6 +115,7 @@ def abandon(table_id: int, game_id: int) -> Any:
     table, game = page_game(table_id, game_id)
     back = url_for("pages.games.scoreboard", table_id=table_id, game_id=game_id)
     if request.method == "GET":
+        held = held_seats(game.id)
         return render_template(
             "pages/confirm.html",
             table=table,
@@ -122,8 +123,8 @@ def abandon(table_id: int, game_id: int) -> Any:
             action=request.path,
             back=back,
             button="Abandon",
-            held_seats=held_seats(game.id),
-            seat_names=seat_names(game_view(game)),
+            held_seats=held,
+            seat_names=seat_names(game_view(game)) if held else {},
         )
     try:
         operations.abandon_game(operations.locked_game(table, game_id))
