@@ -4,11 +4,13 @@ languages; the seats a phone plays are remembered, but only a few."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
-from flask import Flask, session
+from flask import Flask, render_template_string, session
 
 from engine.cards import Card, CardKind
+from engine.view import TableauView
 from scorekeeper import create_app
 from scorekeeper.pages.cards import card_face
 from scorekeeper.pages.seats import KEPT, held_seats, hold_seat
@@ -60,3 +62,53 @@ def test_a_phone_remembers_its_latest_seats_only(app: Flask) -> None:
         session.modified = False
         hold_seat(KEPT + 1, 2, "/play/partner")  # a poll of a seat already held
         assert not session.modified
+
+
+TABLEAU = (
+    "{% import \"pages/_cards.html\" as cards with context %}{{ cards.tableau(t, 1, 'Bob', 1000) }}"
+)
+
+
+def tableau_html(app: Flask, **piles: Any) -> str:
+    """One side's tableau as the play page draws it."""
+    fields: dict[str, Any] = {
+        "battle": (),
+        "speed": (),
+        "distance": 0,
+        "cards": {},
+        "two_hundreds_by_seat": {},
+        "safeties": (),
+        "coup_fourres": (),
+    }
+    with app.test_request_context("/"):
+        return render_template_string(
+            TABLEAU, t=TableauView(**(fields | piles)), card_face=card_face
+        )
+
+
+def test_a_coup_fourre_is_marked_on_the_tableau(app: Flask) -> None:
+    html = tableau_html(
+        app,
+        battle=(Card.ROLL,),
+        safeties=(Card.DRIVING_ACE, Card.EXTRA_TANK),
+        coup_fourres=(Card.EXTRA_TANK,),
+        distance=250,
+    )
+    assert html.count("(coup-fourré)") == 1
+    assert 'class="chip k-safety cf"' in html and 'class="chip k-safety"' in html
+    assert "<strong>250</strong> / 1000 km" in html
+    assert "attacked" not in html
+
+
+@pytest.mark.parametrize(
+    ("piles", "attacked"),
+    [
+        ({"battle": (Card.ROLL, Card.STOP)}, True),
+        ({"battle": (Card.ROLL,), "speed": (Card.SPEED_LIMIT,)}, True),
+        ({"battle": (Card.ROLL,), "speed": (Card.SPEED_LIMIT, Card.END_OF_LIMIT)}, False),
+        ({"battle": (Card.FLAT_TIRE, None)}, False),  # corrected by a coup-fourré
+    ],
+)
+def test_an_attacked_side_says_so(app: Flask, piles: dict[str, Any], attacked: bool) -> None:
+    html = tableau_html(app, **piles)
+    assert ('<span class="attacked-tag">attacked</span>' in html) is attacked
