@@ -32,7 +32,7 @@
     if (chosen) {
       const selector = `.hand-card[data-index="${chosen.index}"][data-card="${chosen.card}"][data-moves]`;
       const item = list.querySelector(selector);
-      if (item) choose(item); else unchoose();
+      if (item) choose(item, false); else unchoose(); // a redraw does not scroll the page
     }
   };
 
@@ -55,7 +55,7 @@
 
   // The chosen card's moves, as large buttons under the hand; the tableaux it may land on
   // light up and take a tap too (a hazard: each opponent's; a remedy or distance: the own).
-  const choose = (item) => {
+  const choose = (item, reveal = true) => {
     unchoose();
     chosen = { index: item.dataset.index, card: item.dataset.card };
     const list = hand();
@@ -83,7 +83,7 @@
       panel.append(copy);
     });
     list.after(panel);
-    panel.scrollIntoView({ block: "nearest" });
+    if (reveal) panel.scrollIntoView({ block: "nearest" });
   };
 
   document.addEventListener("click", (event) => {
