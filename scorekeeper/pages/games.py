@@ -15,6 +15,7 @@ from scorekeeper.models import Game, Table
 from scorekeeper.pages.access import page_table
 from scorekeeper.pages.charts import score_chart
 from scorekeeper.pages.forms import whole_number
+from scorekeeper.pages.seats import held_seats, seat_names
 from scorekeeper.problems import InvalidRequest
 from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import GameCreateSchema
@@ -79,7 +80,10 @@ def scoreboard(table_id: int, game_id: int) -> Response:
     Conditional: a phone polling with If-None-Match gets 304 until the game changes.
     """
     table, game = page_game(table_id, game_id)
-    etag = f"{game.etag}-{language()}"
+    held = held_seats(game.id)
+    # The way back to this phone's seats is part of the page: a phone that opens a seat after
+    # caching the scoreboard must not be answered 304 without it.
+    etag = f"{game.etag}-{language()}-seats{'.'.join(str(seat) for seat, _ in held)}"
     if request.if_none_match.contains(etag):
         response = Response(status=304)
         response.set_etag(etag)
@@ -96,6 +100,8 @@ def scoreboard(table_id: int, game_id: int) -> Response:
         chart=score_chart(names, sheet.totals_after),
         target=GAME_TARGET,
         rules=Rules.for_players(game.players, game.variants),
+        held_seats=held,
+        seat_names=seat_names(view),
     )
     response = make_response(page)
     response.set_etag(etag)
@@ -109,6 +115,7 @@ def abandon(table_id: int, game_id: int) -> Any:
     table, game = page_game(table_id, game_id)
     back = url_for("pages.games.scoreboard", table_id=table_id, game_id=game_id)
     if request.method == "GET":
+        held = held_seats(game.id)
         return render_template(
             "pages/confirm.html",
             table=table,
@@ -116,6 +123,8 @@ def abandon(table_id: int, game_id: int) -> Any:
             action=request.path,
             back=back,
             button=N_("Abandon"),
+            held_seats=held,
+            seat_names=seat_names(game_view(game)) if held else {},
         )
     try:
         operations.abandon_game(operations.locked_game(table, game_id))

@@ -20,11 +20,9 @@ from flask import (
     session,
     url_for,
 )
-from markupsafe import Markup
 from sqlalchemy import select
 from werkzeug.exceptions import Conflict, NotFound
 
-from engine.cards import Card, CardKind
 from engine.rules import SUPPORTED_PLAYERS, Rules
 from engine.view import seat_view
 from scorekeeper import virtual
@@ -34,7 +32,10 @@ from scorekeeper.i18n import N_, card_label, gettext, language
 from scorekeeper.models import Game, Seat, Table
 from scorekeeper.operations import locked_game
 from scorekeeper.pages.access import cookie_name, page_table
+from scorekeeper.pages.cards import card_face
 from scorekeeper.pages.forms import whole_number
+from scorekeeper.pages.seats import hold_seat
+from scorekeeper.pages.seats import seat_names as seat_names_of
 from scorekeeper.pages.tables import qr_svg
 from scorekeeper.problems import InvalidRequest
 from scorekeeper.schemas import load
@@ -131,6 +132,7 @@ def play(token: str) -> Response:
     seat = _seat_of(token)
     game = db.session.get(Game, seat.side.game_id, options=Game.everything())
     assert game is not None
+    hold_seat(game.id, seat.seat, url_for(".play", token=token))
     etag = f"{game.etag}-seat{seat.seat}-{language()}"
     if request.if_none_match.contains(etag):
         response = Response(status=304)
@@ -173,12 +175,12 @@ def _page(game: Game, seat: Seat, token: str, notice: str | None) -> str:
     played = virtual.engine_game(game)
     view = game_view(game)
     names = [side["name"] for side in view["sides"]]
-    seat_names = {s["seat"]: s["name"] for side in view["sides"] for s in side["seats"]}
+    seat_names = seat_names_of(view)
     state = None if played.over else seat_view(played.hand, seat.seat)
     moves = [] if state is None else [legal.to_dict() for legal in state.legal_moves]
     options: dict[str, list[dict[str, Any]]] = {}
     for wire in moves:
-        if wire["move"] in ("play", "discard"):
+        if wire["move"] in ("play", "discard", "coup_fourre"):
             options.setdefault(wire["card"], []).append(wire)
     draws = state is not None and state.pass_begins_turn and state.draw_pile > 0
     holds_safety = any(wire["move"] == "coup_fourre" for wire in moves)
@@ -204,9 +206,10 @@ def _page(game: Game, seat: Seat, token: str, notice: str | None) -> str:
         notice=notice,
         poll=url_for(".play", token=token),
         action=url_for(".move", token=token),
-        card_svg=card_svg,
+        card_face=card_face,
         holds_safety=holds_safety,
         move_label=lambda wire: move_label(wire, names, draws=draws, holds_safety=holds_safety),
+        move_name=lambda wire: move_name(wire, names, draws=draws, holds_safety=holds_safety),
     )
 
 
@@ -234,35 +237,16 @@ def move_label(wire: dict[str, Any], names: list[str], *, draws: bool, holds_saf
     return gettext("Stop at 700")
 
 
-KIND_COLOURS = {
-    CardKind.DISTANCE: ("#e8f0fb", "#1d4f91"),
-    CardKind.HAZARD: ("#fde8e8", "#b3141c"),
-    CardKind.REMEDY: ("#e6f5ea", "#1f6e33"),
-    CardKind.SAFETY: ("#fff3cf", "#7a5300"),
-}
-"""Fill and ink of each family of cards, as on the printed deck's colour code."""
-
-
-def card_svg(card: str | None, small: bool = False, crosswise: bool = False) -> Markup:
-    """A card drawn by the app: its family's colours, its value or initials, its name."""
+def move_name(wire: dict[str, Any], names: list[str], *, draws: bool, holds_safety: bool) -> str:
+    """A move button's accessible name: its words (:func:`move_label`) with the card it plays
+    and the side it lands on, so "Play Stop on Bob" and "Discard Roll" tell apart buttons
+    that read "On Bob" and "Discard" under each card."""
+    words = move_label(wire, names, draws=draws, holds_safety=holds_safety)
+    card = wire.get("card")
     if card is None:
-        return Markup('<span class="card empty" aria-hidden="true"></span>')
-    face = Card(card)
-    fill, ink = KIND_COLOURS[face.kind]
-    name = card_label(card)
-    big = str(face.value_km) if face.value_km else "".join(word[0] for word in name.split()[:2])
-    words = name.split()
-    lines = [" ".join(words[: (len(words) + 1) // 2]), " ".join(words[(len(words) + 1) // 2 :])]
-    text = "".join(
-        f'<tspan x="50" dy="{0 if index == 0 else 13}">{Markup.escape(line)}</tspan>'
-        for index, line in enumerate(line for line in lines if line)
-    )
-    classes = "card" + (" small" if small else "") + (" crosswise" if crosswise else "")
-    label = Markup.escape(name)
-    return Markup(
-        f'<svg class="{classes}" viewBox="0 0 100 140" role="img" aria-label="{label}">'
-        f'<rect x="2" y="2" width="96" height="136" rx="10" fill="{fill}" stroke="{ink}" '
-        f'stroke-width="3"/><text x="50" y="68" text-anchor="middle" font-size="34" '
-        f'font-weight="800" fill="{ink}">{Markup.escape(big)}</text>'
-        f'<text x="50" y="104" text-anchor="middle" font-size="12" fill="{ink}">{text}</text></svg>'
-    )
+        return words
+    if wire["move"] == "play" and wire.get("target") is not None:
+        return gettext(
+            "Play %(card)s on %(side)s", card=card_label(card), side=names[wire["target"]]
+        )
+    return f"{words} {card_label(card)}"

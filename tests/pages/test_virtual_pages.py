@@ -51,23 +51,35 @@ def play(page: Page, button: Locator) -> None:
     expect(page.locator(".events")).to_be_attached()  # the page is there down to its end
 
 
+def tap_card(page: Page, card: Locator) -> Locator:
+    """Tap a card of the hand (a ``.hand-card``) to choose it; its moves, offered under the
+    hand."""
+    card.locator(".card-pick").click()
+    expect(card.locator(".card-pick")).to_have_attribute("aria-pressed", "true")
+    return page.locator(".card-panel")
+
+
 def take_a_turn(page: Page) -> None:
     """What a cautious player does: lay a coup-fourré, stop at 700, draw when a hazard it cannot
     answer was played on it, else play the first card that can be played, else discard the
-    first card."""
+    first card (a card is tapped, then its move)."""
     for name in ("Coup-fourré!", "Stop at 700", "Draw", "Go on"):
-        button = page.get_by_role("button", name=name)
+        button = page.locator(".prompt").get_by_role("button", name=name)
         if button.count():
             play(page, button.first)
             return
-    plays = page.locator(".card-moves button.primary")
-    play(page, (plays if plays.count() else page.get_by_role("button", name="Discard")).first)
+    playable = page.locator(".hand-card").filter(has=page.locator(".card-moves button.primary"))
+    if playable.count():
+        play(page, tap_card(page, playable.first).locator("button.primary").first)
+    else:
+        panel = tap_card(page, page.locator(".hand-card[data-moves]").first)
+        play(page, panel.get_by_role("button", name="Discard"))
 
 
 def test_a_whole_hand_against_a_computer(page: Page, live_server: str) -> None:
     deal(page, live_server, ["Ann", "Computer (strong)"])
     expect(page.locator(".hand .card")).to_have_count(7)  # its draw made, seat 1 having played
-    assert page.locator(".hand svg.card text").first.text_content()
+    assert page.locator(".hand .card .name").first.text_content()
     expect(page.get_by_text("Your move")).to_be_visible()
     expect(page.locator(".events li").first).to_contain_text("Computer 2 (strong)")
     width = page.evaluate("document.documentElement.scrollWidth")
@@ -91,10 +103,10 @@ def test_two_phones_play_their_own_seats(phone: Callable[..., Page], live_server
     bob.goto(links[1])
     page.goto(links[0])
     # Seat 1, Bob, left of the dealer, plays first: he has drawn, Ann has her six cards.
-    expect(bob.locator(".hand svg.card")).to_have_count(7)
-    expect(page.locator(".hand svg.card")).to_have_count(6)
+    expect(bob.locator(".hand .card")).to_have_count(7)
+    expect(page.locator(".hand .card")).to_have_count(6)
     expect(page.get_by_text("Waiting for")).to_be_visible()
-    bob.get_by_role("button", name="Discard").first.click()
+    tap_card(bob, bob.locator(".hand-card").first).get_by_role("button", name="Discard").click()
     expect(bob.get_by_text("Waiting for")).to_be_visible()
     expect(page.get_by_text("Your move")).to_be_visible(timeout=10_000)  # polled, no reload
     expect(page.locator(".events li").first).to_contain_text("discarded")
@@ -107,8 +119,9 @@ def test_a_stale_page_plays_nothing(phone: Callable[..., Page], live_server: str
     second = phone(javascript=False)
     second.goto(first.url)
     discards = "form.move:has(input[name=move][value=discard])"
-    played = first.locator(discards).first.locator("input[name=card]").get_attribute("value")
-    play(first, first.locator(discards).first.get_by_role("button"))
+    played = first.locator(".hand-card").first.get_attribute("data-card")
+    panel = tap_card(first, first.locator(".hand-card").first)
+    play(first, panel.get_by_role("button", name="Discard"))
     expect(first.get_by_text("Your move")).to_be_visible()
     number = first.locator(NEXT_MOVE).first.input_value()
     events = first.locator(".events li").all_inner_texts()
@@ -124,7 +137,8 @@ def test_the_virtual_pages_in_french(page: Page, live_server: str) -> None:
     deal(page, live_server, ["Ann", "Computer (random)"], table="En français")
     page.get_by_role("link", name="FR", exact=True).click()
     expect(page.get_by_role("heading", name="Votre main")).to_be_visible()
-    expect(page.get_by_role("button", name="Défausser").first).to_be_visible()
+    panel = tap_card(page, page.locator(".hand-card").first)
+    expect(panel.get_by_role("button", name="Défausser")).to_be_visible()
 
 
 LABELS = {
@@ -147,9 +161,10 @@ def check_every_button_says_what_it_sends(page: Page) -> set[str]:
         move = form.locator("input[name=move]").get_attribute("value")
         assert move in LABELS
         seen.add(move)
-        expect(form.get_by_role("button")).to_have_text(LABELS[move])
+        button = form.locator("button")  # a card's own buttons are hidden until it is tapped
+        expect(button).to_have_text(LABELS[move])
         if move == "play" and form.locator("input[name=target]").count():
-            expect(form.get_by_role("button")).to_have_text(re.compile(r"^On "))
+            expect(button).to_have_text(re.compile(r"^On "))
     return seen
 
 
@@ -165,7 +180,7 @@ def test_every_button_says_what_it_sends(
     for _ in range(MOVES_IN_A_HAND):
         if page.locator("#hand-over").count():
             break
-        expect(page.locator("form.move").first).to_be_visible()
+        expect(page.locator("form.move").first).to_be_attached()
         seen |= check_every_button_says_what_it_sends(page)
         chances += page.get_by_text("was played on your side").count()
         take_a_turn(page)
