@@ -157,6 +157,15 @@ FRENCH: dict[str, str] = {
     "Played in the app: the hands come from the moves.": (
         "Jouée dans l'appli : les manches viennent des coups joués."
     ),
+    # Screens
+    "Undo hand %(number)s?": "Annuler la manche %(number)s ?",
+    "Correct hand %(number)s": "Corriger la manche %(number)s",
+    "Game %(number)s": "Partie %(number)s",
+    "Share link": "Lien de partage",
+    "Play seat %(number)s here": "Jouer la place %(number)s ici",
+    "Player": "Joueur",
+    "Rematch": "Revanche",
+    "Same sides, same seats, same variants.": "Mêmes camps, mêmes places, mêmes variantes.",
 }
 
 
@@ -170,9 +179,11 @@ def language() -> Language:
     return Language(g.language)
 
 
-def translate(text: str) -> str:
-    """``text`` in the request's language."""
-    return FRENCH.get(text, text) if language() is Language.FR else text
+def translate(text: str, **variables: object) -> str:
+    """``text`` in the request's language, its ``%(name)s`` places filled from ``variables``
+    (the call form of gettext's, so a sentence keeps its numbers where each language puts them)."""
+    translated = FRENCH.get(text, text) if language() is Language.FR else text
+    return translated % variables if variables else translated
 
 
 def category_label(category: str) -> str:

@@ -15,6 +15,7 @@ from scorekeeper.models import Game, Table
 from scorekeeper.pages.access import page_table
 from scorekeeper.pages.charts import score_chart
 from scorekeeper.pages.forms import whole_number
+from scorekeeper.pages.seating import side_picks
 from scorekeeper.problems import InvalidRequest
 from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import GameCreateSchema
@@ -66,6 +67,7 @@ def new_game(table_id: int) -> Any:
         table=table,
         players=players,
         rules=rules,
+        picks=side_picks(request.form, table.players, players, rules.sides),
         supported=SUPPORTED_PLAYERS,
         variants=VARIANT_ENUMS,
         errors=errors,
@@ -101,6 +103,21 @@ def scoreboard(table_id: int, game_id: int) -> Response:
     response.set_etag(etag)
     response.headers["Cache-Control"] = "no-cache"
     return response
+
+
+@bp.post("/t/<id:table_id>/games/<id:game_id>/rematch")
+def rematch(table_id: int, game_id: int) -> Any:
+    """A new game with the same sides, the same players in the same seats and the same variants,
+    in one tap from the winner screen (a tabletop game: a virtual one is dealt anew instead)."""
+    table, game = page_game(table_id, game_id)
+    if game.virtual or game.status == "in_progress":
+        raise Conflict("Only a finished game at the table can be played again in one tap.")
+    sides = [
+        {"name": side.name, "players": [seat.player_id for seat in side.seats]}
+        for side in game.sides
+    ]
+    again = operations.start_game(table, game.players, game.variants, sides)
+    return redirect(url_for("pages.games.scoreboard", table_id=table_id, game_id=again.id), 303)
 
 
 @bp.route("/t/<id:table_id>/games/<id:game_id>/abandon", methods=["GET", "POST"])

@@ -35,6 +35,7 @@ from scorekeeper.models import Game, Seat, Table
 from scorekeeper.operations import locked_game
 from scorekeeper.pages.access import cookie_name, page_table
 from scorekeeper.pages.forms import whole_number
+from scorekeeper.pages.seating import seat_picks
 from scorekeeper.pages.tables import qr_svg
 from scorekeeper.problems import InvalidRequest
 from scorekeeper.schemas import load
@@ -79,7 +80,7 @@ def new_virtual_game(table_id: int) -> Any:
         rules=Rules.for_players(players),
         supported=SUPPORTED_PLAYERS,
         computers=virtual.COMPUTERS,
-        default=DEFAULT_COMPUTER,
+        picks=seat_picks(request.form, table.players, players, DEFAULT_COMPUTER),
         errors=errors,
     ), 422 if errors else 200
 
