@@ -8,6 +8,7 @@ browser context holding the table's cookies, in its language and colour scheme.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -122,5 +123,51 @@ def test_screen_is_accessible_at_the_table(
         small = [f"target under 44×44 px: {target}" for target in page.evaluate(SMALL_TARGETS)]
         problems = violations + scrolls + small
         assert not problems, f"{screen.name}:\n" + "\n".join(problems)
+    finally:
+        page.close()
+
+
+CONTROL = re.compile(r'^(\s*)- (link|button|combobox|textbox|spinbutton|checkbox|radio) "(.*)"')
+URL = re.compile(r"^\s*- /url: (.*)$")
+REDESIGNED_ELSEWHERE = {"hand form", "correction form", "refused hand", "virtual play page"}
+"""Screens whose controls are being renamed in their own redesign: they join this check then."""
+
+
+def alike(snapshot: str) -> list[str]:
+    """Controls of an accessibility snapshot that read alike but do different things: two
+    links of one name to two places, or two buttons or fields of one name."""
+    seen: dict[tuple[str, str], set[str]] = {}
+    lines = snapshot.splitlines()
+    for index, line in enumerate(lines):
+        if match := CONTROL.match(line):
+            _, role, name = match.groups()
+            place = str(index)  # a button or a field is a control of its own
+            if role == "link" and (url := URL.match(lines[index + 1])):
+                place = url.group(1)  # links of one name to one place are one link
+            seen.setdefault((role, name), set()).add(place)
+    return [
+        f"{role} {name!r} ×{len(places)}"
+        for (role, name), places in seen.items()
+        if len(places) > 1
+    ]
+
+
+@pytest.mark.parametrize(
+    "screen",
+    [s for s in SCREENS if s.name not in REDESIGNED_ELSEWHERE],
+    ids=lambda screen: screen.name,
+)
+def test_controls_that_read_alike_do_the_same(
+    screen: Screen,
+    contexts: Callable[[str, str], BrowserContext],
+    evening: tuple[Evening, dict[str, Any]],
+    live_server: str,
+) -> None:
+    """A screen reader lists links and buttons by name: "Correct", "Correct", "Correct" tell
+    nothing apart, "Correct hand 1", "Correct hand 2" do."""
+    page = contexts("en", "light").new_page()
+    try:
+        screen.visit(page, live_server, evening[0])
+        assert alike(page.locator("body").aria_snapshot()) == []
     finally:
         page.close()
