@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
+from sqlalchemy import select
 from werkzeug.exceptions import Conflict
 
 from engine.rules import GAME_TARGET, SUPPORTED_PLAYERS, VARIANT_ENUMS, Rules
 from scorekeeper import operations
 from scorekeeper.auth import owned
+from scorekeeper.extensions import db
 from scorekeeper.i18n import language
 from scorekeeper.models import Game, Table
 from scorekeeper.pages.access import page_table
@@ -112,12 +114,38 @@ def rematch(table_id: int, game_id: int) -> Any:
     table, game = page_game(table_id, game_id)
     if game.virtual or game.status == "in_progress":
         raise Conflict("Only a finished game at the table can be played again in one tap.")
-    sides = [
+    again = _fresh_rematch(game) or operations.start_game(
+        table, game.players, game.variants, _seating(game)
+    )
+    return redirect(url_for("pages.games.scoreboard", table_id=table_id, game_id=again.id), 303)
+
+
+def _seating(game: Game) -> list[dict[str, Any]]:
+    """The game's sides as a new game's request: names, and players seat by seat."""
+    return [
         {"name": side.name, "players": [seat.player_id for seat in side.seats]}
         for side in game.sides
     ]
-    again = operations.start_game(table, game.players, game.variants, sides)
-    return redirect(url_for("pages.games.scoreboard", table_id=table_id, game_id=again.id), 303)
+
+
+def _fresh_rematch(game: Game) -> Game | None:
+    """The rematch already started from this game, not yet played (a double tap, or Back and
+    the button again): going to it starts no second one."""
+    later = db.session.execute(
+        select(Game)
+        .where(Game.table_id == game.table_id, Game.id > game.id)
+        .order_by(Game.id.desc())
+        .limit(1)
+        .options(*Game.everything())
+    ).scalar_one_or_none()
+    if later is None or later.hands or later.status != "in_progress" or later.virtual:
+        return None
+    same = (later.players, later.variants, _seating(later)) == (
+        game.players,
+        game.variants,
+        _seating(game),
+    )
+    return later if same else None
 
 
 @bp.route("/t/<id:table_id>/games/<id:game_id>/abandon", methods=["GET", "POST"])

@@ -49,6 +49,10 @@ def test_a_rematch_replays_the_sides_seats_and_variants_in_one_tap(
     page.get_by_role("button", name="Rematch").click()
     expect_totals(page, "0", "0")
     assert page.url != first
+    rematch = page.url
+    page.go_back()  # the winner screen again, and its button tapped a second time
+    page.get_by_role("button", name="Rematch").click()
+    expect(page).to_have_url(rematch)  # the same new game: no second one
 
     def game(url: str) -> dict[str, Any]:
         api = live_server + "/api/v1/tables/" + url.split("/t/")[1]
