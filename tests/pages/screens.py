@@ -10,7 +10,7 @@ be visited in any order and any number of times.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from playwright.sync_api import Page, expect
 
@@ -41,7 +41,7 @@ class Screen:
     """A selector that is visible once the screen is fully shown."""
     then: Callable[[Page], None] | None = None
     """What to do on the page once loaded to reach the screen (open a section, send a form)."""
-    xfail: str | None = field(default=None)
+    xfail: str | None = None
     """Why this screen is known to fail the checks (named so the fix knows where to look)."""
 
     def visit(self, page: Page, server: str, evening: Evening) -> None:

@@ -115,6 +115,8 @@ def test_each_side_has_one_colour_everywhere_in_light_and_dark(
     page.get_by_role("button", name="6", exact=True).click()
     page.get_by_role("button", name="Start the game").click()  # six players: prefilled
     enter_hand(page, [{"100": "2"}, {"50": "1"}, {"25": "1"}])
+    expect(page.locator(".chart")).to_be_visible()
+    page.wait_for_load_state("load")  # the style sheet too: colours are read from it
     seen = {}
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
@@ -129,6 +131,7 @@ def test_each_side_has_one_colour_everywhere_in_light_and_dark(
 def test_sections_that_open_show_a_turning_chevron(page: Page, live_server: str) -> None:
     create_table(page, live_server, "Chevron")
     summary = page.locator("details.share > summary")
+    page.wait_for_load_state("load")  # the style sheet too: the chevron is drawn by it
     chevron = "e => getComputedStyle(e, '::before').transform"
     closed = summary.evaluate(chevron)
     assert summary.evaluate("e => getComputedStyle(e, '::before').content") == '""'
