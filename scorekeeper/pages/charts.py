@@ -1,4 +1,8 @@
-"""The score chart: running totals after each hand, drawn here as SVG (no chart library)."""
+"""The score chart: running totals after each hand, drawn here as SVG (no chart library).
+
+A line carries its side's index, not a colour: the page draws it in the side's colour from the
+style sheet (``.side-N``), the very colour of that side's name, total and bar, in light and dark.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,6 @@ from dataclasses import dataclass
 from engine.rules import GAME_TARGET
 
 WIDTH, HEIGHT, MARGIN = 320, 180, 28
-COLOURS = ("#d62828", "#1d6fd6", "#2a9d3a")
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,7 +19,7 @@ class Line:
     """One side's polyline."""
 
     name: str
-    colour: str
+    side: int
     points: str
     last_x: float
     last_y: float
@@ -48,7 +51,5 @@ def score_chart(names: Sequence[str], totals_after: Sequence[Sequence[int]]) -> 
     for side, name in enumerate(names):
         series = [0, *(totals[side] for totals in totals_after)]
         points = " ".join(f"{x(hand)},{y(total)}" for hand, total in enumerate(series))
-        lines.append(
-            Line(name, COLOURS[side % len(COLOURS)], points, x(len(series) - 1), y(series[-1]))
-        )
+        lines.append(Line(name, side, points, x(len(series) - 1), y(series[-1])))
     return Chart(WIDTH, HEIGHT, tuple(lines), y(GAME_TARGET), top)

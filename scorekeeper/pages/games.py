@@ -5,16 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
+from sqlalchemy import select
 from werkzeug.exceptions import Conflict
 
 from engine.rules import GAME_TARGET, SUPPORTED_PLAYERS, VARIANT_ENUMS, Rules
 from scorekeeper import operations
 from scorekeeper.auth import owned
+from scorekeeper.extensions import db
 from scorekeeper.i18n import N_, language
 from scorekeeper.models import Game, Table
 from scorekeeper.pages.access import page_table
 from scorekeeper.pages.charts import score_chart
 from scorekeeper.pages.forms import whole_number
+from scorekeeper.pages.pickers import side_picks
 from scorekeeper.pages.seats import held_seats, seat_names
 from scorekeeper.problems import InvalidRequest
 from scorekeeper.schemas import load
@@ -67,6 +70,7 @@ def new_game(table_id: int) -> Any:
         table=table,
         players=players,
         rules=rules,
+        picks=side_picks(request.form, table.players, players, rules.sides),
         supported=SUPPORTED_PLAYERS,
         variants=VARIANT_ENUMS,
         errors=errors,
@@ -107,6 +111,47 @@ def scoreboard(table_id: int, game_id: int) -> Response:
     response.set_etag(etag)
     response.headers["Cache-Control"] = "no-cache"
     return response
+
+
+@bp.post("/t/<id:table_id>/games/<id:game_id>/rematch")
+def rematch(table_id: int, game_id: int) -> Any:
+    """A new game with the same sides, the same players in the same seats and the same variants,
+    in one tap from the winner screen (a tabletop game: a virtual one is dealt anew instead)."""
+    table, game = page_game(table_id, game_id)
+    if game.virtual or game.status == "in_progress":
+        raise Conflict("Only a finished game at the table can be played again in one tap.")
+    again = _fresh_rematch(game) or operations.start_game(
+        table, game.players, game.variants, _seating(game)
+    )
+    return redirect(url_for("pages.games.scoreboard", table_id=table_id, game_id=again.id), 303)
+
+
+def _seating(game: Game) -> list[dict[str, Any]]:
+    """The game's sides as a new game's request: names, and players seat by seat."""
+    return [
+        {"name": side.name, "players": [seat.player_id for seat in side.seats]}
+        for side in game.sides
+    ]
+
+
+def _fresh_rematch(game: Game) -> Game | None:
+    """The rematch already started from this game, not yet played (a double tap, or Back and
+    the button again): going to it starts no second one."""
+    later = db.session.execute(
+        select(Game)
+        .where(Game.table_id == game.table_id, Game.id > game.id)
+        .order_by(Game.id.desc())
+        .limit(1)
+        .options(*Game.everything())
+    ).scalar_one_or_none()
+    if later is None or later.hands or later.status != "in_progress" or later.virtual:
+        return None
+    same = (later.players, later.variants, _seating(later)) == (
+        game.players,
+        game.variants,
+        _seating(game),
+    )
+    return later if same else None
 
 
 @bp.route("/t/<id:table_id>/games/<id:game_id>/abandon", methods=["GET", "POST"])

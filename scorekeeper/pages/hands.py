@@ -26,7 +26,7 @@ from scorekeeper.problems import InvalidRequest
 from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import HandEntrySchema
 from scorekeeper.sqlite import reads_only
-from scorekeeper.standings import rules_of, sheet_of
+from scorekeeper.standings import game_view, rules_of, sheet_of
 
 bp = Blueprint("hands", __name__)
 entry_schema = HandEntrySchema()
@@ -191,10 +191,17 @@ def undo(table_id: int, game_id: int) -> Any:
         return redirect(back)
     last = game.hands[-1]
     if request.method == "GET":
+        view = game_view(game)
+        scores = [
+            (side["name"], scored["total"])
+            for side, scored in zip(view["sides"], view["hands"][-1]["sides"], strict=True)
+        ]
         return render_template(
             "pages/confirm.html",
             table=table,
-            question=N_("Undo the last hand"),
+            question=N_("Undo hand %(number)s?"),
+            values={"number": last.number},
+            scores=scores,
             action=request.path,
             back=back,
             button=N_("Undo"),

@@ -34,6 +34,7 @@ from scorekeeper.operations import locked_game
 from scorekeeper.pages.access import cookie_name, page_table
 from scorekeeper.pages.cards import card_face
 from scorekeeper.pages.forms import whole_number
+from scorekeeper.pages.pickers import seat_picks
 from scorekeeper.pages.seats import hold_seat
 from scorekeeper.pages.seats import seat_names as seat_names_of
 from scorekeeper.pages.tables import qr_svg
@@ -80,7 +81,7 @@ def new_virtual_game(table_id: int) -> Any:
         rules=Rules.for_players(players),
         supported=SUPPORTED_PLAYERS,
         computers=virtual.COMPUTERS,
-        default=DEFAULT_COMPUTER,
+        picks=seat_picks(request.form, table.players, players, DEFAULT_COMPUTER),
         errors=errors,
     ), 422 if errors else 200
 

@@ -1,0 +1,177 @@
+"""Every screen, in English and French, light and dark, at 360×640: axe-core finds no serious or
+critical violation, the page never scrolls sideways, and every target is at least 44×44 px.
+
+The screens are built once (:func:`tests.pages.screens.build`) and each case opens one in a
+browser context holding the table's cookies, in its language and colour scheme. A screen known to
+fail carries ``xfail="..."`` in :data:`tests.pages.screens.SCREENS`, naming what fails (strict: it
+is noticed when fixed). A new screen is one line there. axe-core is the copy bundled with
+``axe-playwright-python``, evaluated in the page (so the pages' Content-Security-Policy, which
+allows no inline script, is kept as it is).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, BrowserContext, Page
+
+from scorekeeper import virtual
+from tests.pages.screens import SCREENS, Evening, Screen, build
+
+SERIOUS = {"serious", "critical"}
+LANGUAGES = ("en", "fr")
+SCHEMES = ("light", "dark")
+
+SMALL_TARGETS = """() => {
+  const small = [];
+  const visible = (e) => {
+    const box = e.getBoundingClientRect();
+    return box.width > 0 && box.height > 0 && getComputedStyle(e).visibility !== 'hidden';
+  };
+  // A link inside running text may be as tall as its line (WCAG 2.5.8's inline exception).
+  const inline = (e) => e.matches('a') && getComputedStyle(e).display === 'inline'
+    && e.parentElement.textContent.trim() !== e.textContent.trim();
+  for (const e of document.querySelectorAll('a[href], button, input, select, summary')) {
+    if (e.type === 'hidden' || !visible(e) || inline(e)) continue;
+    let box = e.getBoundingClientRect();
+    if (['checkbox', 'radio'].includes(e.type)) {  // the label around it is the target
+      const label = e.closest('label');
+      if (label) box = label.getBoundingClientRect();
+      if (label && box.height >= 44) continue;
+    }
+    if (box.width < 44 || box.height < 44) {
+      small.push(`${Math.round(box.width)}x${Math.round(box.height)} ${e.outerHTML.slice(0, 90)}`);
+    }
+  }
+  return small;
+}"""
+
+
+@pytest.fixture(scope="module")
+def evening(browser: Browser, live_server: str) -> Iterator[tuple[Evening, dict[str, Any]]]:
+    """The screens' data, built once for the module, and the cookies that open it."""
+    with pytest.MonkeyPatch.context() as patch:
+        numbers = itertools.count(1)
+        patch.setattr(virtual, "new_seed", lambda: next(numbers))
+        context = browser.new_context()
+        built = build(context.new_page(), live_server)
+        state = context.storage_state()
+        context.close()
+    yield built, dict(state)
+
+
+@pytest.fixture(scope="module")
+def contexts(
+    browser: Browser,
+    browser_context_args: dict[str, Any],
+    live_server: str,
+    evening: tuple[Evening, dict[str, Any]],
+) -> Iterator[Callable[[str, str], BrowserContext]]:
+    """A phone's browser context per language and colour scheme, opened once and reused."""
+    opened: dict[tuple[str, str], BrowserContext] = {}
+
+    def context_for(language: str, scheme: str) -> BrowserContext:
+        if (language, scheme) not in opened:
+            context = browser.new_context(
+                **browser_context_args,
+                color_scheme=scheme,  # type: ignore[arg-type]
+                storage_state=evening[1],  # type: ignore[arg-type]
+            )
+            context.add_cookies([{"name": "lang", "value": language, "url": live_server}])
+            opened[language, scheme] = context
+        return opened[language, scheme]
+
+    yield context_for
+    for context in opened.values():
+        context.close()
+
+
+def cases() -> Iterator[Any]:
+    for screen, language, scheme in itertools.product(SCREENS, LANGUAGES, SCHEMES):
+        marks = [pytest.mark.xfail(strict=True, reason=screen.xfail)] if screen.xfail else []
+        name = f"{screen.name}-{language}-{scheme}"
+        yield pytest.param(screen, language, scheme, marks=marks, id=name)
+
+
+@pytest.fixture(scope="module")
+def axe() -> Axe:
+    return Axe()
+
+
+@pytest.mark.parametrize(("screen", "language", "scheme"), list(cases()))
+def test_screen_is_accessible_at_the_table(
+    screen: Screen,
+    language: str,
+    scheme: str,
+    contexts: Callable[[str, str], BrowserContext],
+    evening: tuple[Evening, dict[str, Any]],
+    live_server: str,
+    axe: Axe,
+) -> None:
+    page: Page = contexts(language, scheme).new_page()
+    try:
+        screen.visit(page, live_server, evening[0])
+        assert page.evaluate("document.documentElement.lang") == language
+        violations = [
+            f"axe {v['id']} ({v['impact']}) at {[n['target'] for n in v['nodes']]}"
+            for v in axe.run(page).response["violations"]
+            if v["impact"] in SERIOUS
+        ]
+        width, room = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        scrolls = [f"the page scrolls sideways: {width} px for {room}"] if width > room else []
+        small = [f"target under 44×44 px: {target}" for target in page.evaluate(SMALL_TARGETS)]
+        problems = violations + scrolls + small
+        assert not problems, f"{screen.name}:\n" + "\n".join(problems)
+    finally:
+        page.close()
+
+
+CONTROL = re.compile(r'^(\s*)- (link|button|combobox|textbox|spinbutton|checkbox|radio) "(.*)"')
+URL = re.compile(r"^\s*- /url: (.*)$")
+REDESIGNED_ELSEWHERE = {"hand form", "correction form", "refused hand", "virtual play page"}
+"""Screens whose controls are being renamed in their own redesign: they join this check then."""
+
+
+def alike(snapshot: str) -> list[str]:
+    """Controls of an accessibility snapshot that read alike but do different things: two
+    links of one name to two places, or two buttons or fields of one name."""
+    seen: dict[tuple[str, str], set[str]] = {}
+    lines = snapshot.splitlines()
+    for index, line in enumerate(lines):
+        if match := CONTROL.match(line):
+            _, role, name = match.groups()
+            place = str(index)  # a button or a field is a control of its own
+            if role == "link" and (url := URL.match(lines[index + 1])):
+                place = url.group(1)  # links of one name to one place are one link
+            seen.setdefault((role, name), set()).add(place)
+    return [
+        f"{role} {name!r} ×{len(places)}"
+        for (role, name), places in seen.items()
+        if len(places) > 1
+    ]
+
+
+@pytest.mark.parametrize(
+    "screen",
+    [s for s in SCREENS if s.name not in REDESIGNED_ELSEWHERE],
+    ids=lambda screen: screen.name,
+)
+def test_controls_that_read_alike_do_the_same(
+    screen: Screen,
+    contexts: Callable[[str, str], BrowserContext],
+    evening: tuple[Evening, dict[str, Any]],
+    live_server: str,
+) -> None:
+    """A screen reader lists links and buttons by name: "Correct", "Correct", "Correct" tell
+    nothing apart, "Correct hand 1", "Correct hand 2" do."""
+    page = contexts("en", "light").new_page()
+    try:
+        screen.visit(page, live_server, evening[0])
+        assert alike(page.locator("body").aria_snapshot()) == []
+    finally:
+        page.close()
