@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 from playwright.sync_api import Page, expect
 
+from tests.pages.test_pages import open_cards
+
 SAFE_WIN = {"100": "7"}  # 700 km with no 200: trip and safe trip
 
 
@@ -59,11 +61,13 @@ def _open_share(page: Page) -> None:
 
 
 def _refuse_a_hand(page: Page) -> None:
-    """Three 200 km cards on one side: the rules refuse it (at most two), the page says why."""
-    field = page.locator("input[name='s0-d200']")
-    field.fill("3")
+    """A shutout claimed while the other side travelled: the rules refuse it, the page says why."""
+    page.locator("input[name='s1-km']").fill("100")
+    open_cards(page, 0)
+    claim = page.locator("input[name='s0-claim-shutout']")
+    claim.check()
     with page.expect_navigation():
-        field.evaluate("field => field.form.requestSubmit()")  # its button, in any language
+        claim.evaluate("field => field.form.requestSubmit()")  # its button, in any language
 
 
 SCREENS: tuple[Screen, ...] = (
@@ -109,6 +113,8 @@ def _start(page: Page, table: str, seated: list[str]) -> str:
 def _hand(page: Page, board: str, counts: list[dict[str, str]], completed: int | None) -> None:
     page.goto(board + "/hands/new")
     for side, by_value in enumerate(counts):
+        if by_value:
+            open_cards(page, side)
         for value, count in by_value.items():
             page.locator(f"input[name='s{side}-d{value}']").fill(count)
     if completed is not None:

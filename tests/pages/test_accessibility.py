@@ -133,10 +133,6 @@ def test_screen_is_accessible_at_the_table(
 
 CONTROL = re.compile(r'^(\s*)- (link|button|combobox|textbox|spinbutton|checkbox|radio) "(.*)"')
 URL = re.compile(r"^\s*- /url: (.*)$")
-REDESIGNED_ELSEWHERE = {"hand form", "correction form", "refused hand", "virtual play page"}
-"""Screens whose controls are being renamed in their own redesign: they join this check then."""
-
-
 def alike(snapshot: str) -> list[str]:
     """Controls of an accessibility snapshot that read alike but do different things: two
     links of one name to two places, or two buttons or fields of one name."""
@@ -158,7 +154,7 @@ def alike(snapshot: str) -> list[str]:
 
 @pytest.mark.parametrize(
     "screen",
-    [s for s in SCREENS if s.name not in REDESIGNED_ELSEWHERE],
+    SCREENS,
     ids=lambda screen: screen.name,
 )
 def test_controls_that_read_alike_do_the_same(
