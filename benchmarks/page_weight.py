@@ -5,6 +5,8 @@ through the pages (the same screens the accessibility test walks, ``tests/pages/
 then opens each screen on a phone with a cold cache and prints what it cost (headers and
 bodies, uncompressed, the style sheet, the scripts, any live preview and the service worker
 with the shell it keeps included), and whether it keeps within the 100 KB a screen may weigh.
+A screen that is the answer to a form (a refused hand) counts from the sending on: the page it
+was sent from is a screen of its own.
 
     .venv/bin/python benchmarks/page_weight.py
 """
@@ -73,7 +75,7 @@ def main() -> int:
                 seen.append((request.url, sizes["responseBodySize"] + sizes["responseHeadersSize"]))
 
             context.on("requestfinished", finished)
-            screen.visit(page, base, evening)
+            screen.visit(page, base, evening, sending=seen.clear)
             page.wait_for_load_state("networkidle")
             context.close()
             total = sum(size for _, size in seen)

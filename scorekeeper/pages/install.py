@@ -24,6 +24,7 @@ SHELL = (
     "app.css",
     "app.js",
     "queue.js",
+    "hand_form.js",
     "icons/icon.svg",
     "icons/icon-192.png",
 )

@@ -6,10 +6,12 @@ const CACHE = "scorekeeper-" + CONFIG.version;
 const PREFIX = "scorekeeper-";
 
 self.addEventListener("install", (event) => {
-  const files = [...CONFIG.shell, CONFIG.start, CONFIG.offline];
+  // The shell's URLs name their content, so the browser's own copy (the page just loaded them)
+  // is the right one; the two pages are asked for afresh.
+  const pages = [CONFIG.start, CONFIG.offline].map((url) => new Request(url, { cache: "reload" }));
   event.waitUntil(
     caches.open(CACHE)
-      .then((cache) => cache.addAll(files.map((url) => new Request(url, { cache: "reload" }))))
+      .then((cache) => cache.addAll([...CONFIG.shell, ...pages]))
       .then(() => self.skipWaiting())
   );
 });
@@ -32,7 +34,7 @@ const keeps = (url) =>
   !/\/virtual\/|\.csv$/.test(url.pathname) &&
   !url.searchParams.has("token");
 
-const shell = (url) => url.origin === location.origin && CONFIG.shell.includes(url.pathname);
+const shell = (url) => url.origin === location.origin && CONFIG.shell.includes(url.pathname + url.search);
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;

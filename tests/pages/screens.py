@@ -45,12 +45,24 @@ class Screen:
     """What to do on the page once loaded to reach the screen (open a section, send a form)."""
     xfail: str | None = None
     """Why this screen is known to fail the checks (named so the fix knows where to look)."""
+    sent: bool = False
+    """Whether ``then`` sends a form: the screen is the server's answer, not the page before."""
 
-    def visit(self, page: Page, server: str, evening: Evening) -> None:
-        """Go to the screen and wait until it is all there, style sheet included."""
+    def visit(
+        self,
+        page: Page,
+        server: str,
+        evening: Evening,
+        sending: Callable[[], None] | None = None,
+    ) -> None:
+        """Go to the screen and wait until it is all there, style sheet included; ``sending`` is
+        called once the page a form is sent from has loaded, just before it is sent."""
         path = self.path(evening)
         page.goto(path if path.startswith("http") else server + path)
         if self.then is not None:
+            if self.sent and sending is not None:
+                page.wait_for_load_state("networkidle")
+                sending()
             self.then(page)
         expect(page.locator(self.ready).first).to_be_visible()
         page.wait_for_load_state("load")
@@ -82,7 +94,9 @@ SCREENS: tuple[Screen, ...] = (
     Screen("winner screen", lambda e: e.finished, ".banner.win"),
     Screen("hand form", lambda e: e.running + "/hands/new", "form.hand-form"),
     Screen("correction form", lambda e: e.running + "/hands/1", "form.hand-form"),
-    Screen("refused hand", lambda e: e.running + "/hands/new", ".problem", _refuse_a_hand),
+    Screen(
+        "refused hand", lambda e: e.running + "/hands/new", ".problem", _refuse_a_hand, sent=True
+    ),
     Screen("undo confirmation", lambda e: e.running + "/undo", "form button.danger"),
     Screen("abandon confirmation", lambda e: e.running + "/abandon", "form button.danger"),
     Screen("history and statistics", lambda e: e.table + "/history", "table.stats"),

@@ -275,7 +275,7 @@ def test_a_correction_changed_meanwhile_is_kept_only_when_chosen(
     fill_hand(page, 300, 100)
     expect_totals(page, "300", "100")
 
-    open_form(page, "Correct")
+    open_form(page, "Correct hand 1")
     page.context.set_offline(True)
     fill_hand(page, 325, 100)  # phone 1's correction, kept on the phone
     expect(waiting(page)).to_contain_text("1 hand waiting")
@@ -283,7 +283,7 @@ def test_a_correction_changed_meanwhile_is_kept_only_when_chosen(
     second = phone()
     second.goto(share)
     second.goto(scoreboard)
-    open_form(second, "Correct")
+    open_form(second, "Correct hand 1")
     fill_hand(second, 350, 100)  # phone 2's correction, applied
     expect_totals(second, "350", "100")
 
