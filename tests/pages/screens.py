@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from playwright.sync_api import Page, expect
 
-from tests.pages.test_pages import open_cards
+from tests.pages.test_pages import enter_hand, open_cards
 
 SAFE_WIN = {"100": "7"}  # 700 km with no 200: trip and safe trip
 
@@ -125,15 +125,8 @@ def _start(page: Page, table: str, seated: list[str]) -> str:
 
 
 def _hand(page: Page, board: str, counts: list[dict[str, str]], completed: int | None) -> None:
-    page.goto(board + "/hands/new")
-    for side, by_value in enumerate(counts):
-        if by_value:
-            open_cards(page, side)
-        for value, count in by_value.items():
-            page.locator(f"input[name='s{side}-d{value}']").fill(count)
-    if completed is not None:
-        page.locator(f"input[name=completed][value='{completed}']").check()
-    page.get_by_role("button", name="Save the hand").click()
+    page.goto(board)
+    enter_hand(page, counts, completed)
     expect(page.locator(".totals")).to_be_visible()
 
 
