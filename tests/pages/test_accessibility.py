@@ -51,6 +51,22 @@ SMALL_TARGETS = """() => {
   return small;
 }"""
 
+BROKEN_NUMBERS = """() => {
+  const broken = [];
+  for (const cell of document.querySelectorAll('.total, .scroll td')) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!node.textContent.trim()) continue;
+      const text = document.createRange();
+      text.selectNodeContents(node);
+      const lines = new Set([...text.getClientRects()].map((line) => Math.round(line.top)));
+      if (lines.size > 1) broken.push(node.textContent.trim());
+    }
+  }
+  return broken;
+}"""
+"""Words and numbers of totals and table cells split over two lines ("2,1" above "00")."""
+
 
 @pytest.fixture(scope="module")
 def evening(browser: Browser, live_server: str) -> Iterator[tuple[Evening, dict[str, Any]]]:
@@ -125,7 +141,8 @@ def test_screen_is_accessible_at_the_table(
         width, room = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
         scrolls = [f"the page scrolls sideways: {width} px for {room}"] if width > room else []
         small = [f"target under 44×44 px: {target}" for target in page.evaluate(SMALL_TARGETS)]
-        problems = violations + scrolls + small
+        broken = [f"split over lines: {text!r}" for text in page.evaluate(BROKEN_NUMBERS)]
+        problems = violations + scrolls + small + broken
         assert not problems, f"{screen.name}:\n" + "\n".join(problems)
     finally:
         page.close()
