@@ -229,3 +229,16 @@ def test_page_forms_need_their_csrf_token(sqlite_app: Flask) -> None:
     response = sqlite_app.test_client().post("/tables", data={"name": "No token"})
     assert response.status_code == 400
     assert response.mimetype == "text/html"
+
+
+def test_the_french_undo_button_says_yes_and_its_way_back_says_back(
+    finished_game: tuple[FlaskClient, int, int],
+) -> None:
+    """"Annuler" alone reads as "Cancel" to a French player: the button that removes the hand
+    must not say it, and the way out must not sound like the undo."""
+    client, table_id, game_id = finished_game
+    page = client.get(f"/t/{table_id}/games/{game_id}/undo", headers={"Accept-Language": "fr"})
+    assert page.status_code == 200
+    assert re.search(r"<button[^>]*>\s*Oui, annuler\s*</button>", page.text)
+    assert re.search(r"<a[^>]*>\s*Retour\s*</a>", page.text)
+    assert not re.search(r">\s*Annuler\s*<", page.text)
