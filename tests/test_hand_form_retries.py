@@ -136,3 +136,33 @@ def test_a_retried_correction_is_applied_once(
     assert again.headers["Idempotent-Replayed"] == "true"
     assert hands(table, path) == [200]
     assert client.post(path + "/hands/1", data=form).status_code == 409  # without the key
+
+
+def test_a_hand_where_nothing_was_entered_is_recorded_only_when_confirmed(
+    client: FlaskClient, game: tuple[TableAccess, str]
+) -> None:
+    """Save tapped on the form as it opens (nobody completing the trip is its default) is
+    refused, the form shown again with a box that records the hand all the same; whatever
+    anyone entered, even a claim alone, goes through at once."""
+    table, path = game
+    form = hand_form(client, path + "/hands/new", 1)
+    blank = {"csrf_token": form["csrf_token"], "number": "1", "completed": ""}
+    for nothing in (blank, {**blank, "s0-km": "0", "s1-d100": "0"}):
+        refused = client.post(path + "/hands/new", data=nothing, headers={"Idempotency-Key": "a"})
+        assert refused.status_code == 422
+        assert refused.mimetype == "text/html"
+        assert "Nothing was entered for this hand." in refused.text
+        assert 'name="empty"' in refused.text
+        assert "Record it anyway: nobody scored" in refused.text
+        assert 'name="number" value="1"' in refused.text
+    assert hands(table, path) == []
+    confirmed = client.post(path + "/hands/new", data={**blank, "empty": "1"})
+    assert confirmed.status_code == 302
+    assert confirmed.headers["Location"] == path
+    assert len(hands(table, path)) == 1
+    recorded = client.get(path + "/hands/new").text
+    assert 'name="number" value="2"' in recorded
+    assert 'name="empty"' not in recorded  # the box shows only with the refusal
+    safety = {**blank, "number": "2", "s1-safety-extra_tank": "on"}
+    assert client.post(path + "/hands/new", data=safety).status_code == 302
+    assert len(hands(table, path)) == 2

@@ -79,6 +79,23 @@ def report_from_form(form: Mapping[str, str], sides: int) -> tuple[dict[str, Any
     return report, problems
 
 
+def nothing_entered(report: Mapping[str, Any]) -> bool:
+    """Whether the report says nothing happened: no side travelled, laid a safety (or a
+    coup-fourré) or claimed anything, nobody completed the trip or called the extension. The
+    form as it opens reads so (nobody completing the trip is its default): one tap on Save."""
+    if report.get("extension_called_by") is not None:
+        return False
+    for side in report.get("sides", []):
+        distance = side.get("distance") or 0
+        if isinstance(distance, Mapping):
+            distance = sum(int(value) * (count or 0) for value, count in distance.items())
+        if distance or side.get("two_hundreds") or side.get("completed_trip"):
+            return False
+        if side.get("safeties") or side.get("coup_fourres") or side.get("claims"):
+            return False
+    return True
+
+
 def form_from_report(report: Mapping[str, Any]) -> dict[str, str]:
     """The form's fields filled in from a stored report (to correct it, or after a refusal)."""
     form: dict[str, str] = {}

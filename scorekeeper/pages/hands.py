@@ -17,6 +17,7 @@ from scorekeeper.models import Game, Hand, Table
 from scorekeeper.pages.forms import (
     CLAIMS,
     form_from_report,
+    nothing_entered,
     problems_by_side,
     report_from_form,
     whole_number,
@@ -52,7 +53,10 @@ def _form_page(
     problems: list[Problem],
     hand: Hand | None = None,
     notice: str | None = None,
+    empty: bool = False,
 ) -> str:
+    """The hand form (a new hand's, or ``hand``'s correction) filled with ``values``; ``empty``:
+    refused as a hand where nothing was entered, with the box that records it all the same."""
     general, per_side = problems_by_side(problems, len(game.sides))
     return render_template(
         "pages/hand_form.html",
@@ -64,6 +68,7 @@ def _form_page(
         per_side=per_side,
         hand=hand,
         notice=notice,
+        empty=empty,
         claims=CLAIMS,
     )
 
@@ -89,6 +94,10 @@ def _record_hand(table: Table, game: Game, scoreboard: str) -> Any:
     document, problems = _document(game)
     if problems:
         return _form_page(table, game, request.form, problems), 422
+    if nothing_entered(document) and not request.form.get("empty"):
+        # Save tapped on the form as it opens: a hand where nobody scored is recorded only when
+        # the person says so.
+        return _form_page(table, game, request.form, [], empty=True), 422
     try:
         locked = operations.locked_game(table, game.id)
         expected = whole_number(request.form.get("number"))

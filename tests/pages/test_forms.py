@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scorekeeper.pages.forms import form_from_report, report_from_form
+from scorekeeper.pages.forms import form_from_report, nothing_entered, report_from_form
 
 
 def test_a_coup_fourre_ticked_alone_says_its_safety_was_laid() -> None:
@@ -36,3 +36,23 @@ def test_a_km_total_carries_its_200s_and_the_trip() -> None:
     }
     assert report["sides"][1]["two_hundreds"] is None  # not said: only the trip needs it
     assert form_from_report(report) == form  # the same fields back, to correct it
+
+
+def test_nothing_entered_is_a_form_left_as_it_opens() -> None:
+    """Distances all zero (typed or counted), no safety, coup-fourré or claim, and nobody
+    completed the trip or called the extension: the hand says nothing happened."""
+    blank = {"completed": "", "extension": ""}
+    for form in (blank, {**blank, "s0-km": "0", "s1-d200": "0"}):
+        report, problems = report_from_form(form, 3)
+        assert problems == [] and nothing_entered(report)
+    for something in (
+        {"s1-km": "25"},
+        {"s2-d25": "1"},
+        {"s0-safety-driving_ace": "on"},
+        {"s1-cf-right_of_way": "on"},
+        {"s2-claim-shutout": "on"},
+        {"completed": "0"},
+        {"extension": "1"},
+    ):
+        report, _ = report_from_form({**blank, **something}, 3)
+        assert not nothing_entered(report), something

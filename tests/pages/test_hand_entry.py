@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.pages.conftest import PHONE
@@ -350,3 +351,35 @@ def test_correcting_a_hand_counted_by_cards_shows_its_200s(page: Page, live_serv
     expect(page.locator("#side-0 [data-cards-total]")).to_have_text("400")
     expect(radio(page, "Ann: 1 × 200 km")).to_be_checked()
     expect(page.get_by_label("Ann: Distance (km)")).to_have_attribute("placeholder", "400")
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["script", "no script"])
+def test_save_on_the_form_as_it_opens_asks_before_recording_nothing(
+    phone: Callable[..., Page], live_server: str, javascript: bool
+) -> None:
+    """The "Nobody (deck exhausted)" choice is made from the start, so the untouched form is a
+    valid hand: one stray tap on Save would record 0–0. The page asks first."""
+    page = phone(javascript=javascript)
+    start_game(page, live_server, "Nothing entered", players=2)
+    expect(radio(page, "Nobody (deck exhausted)")).to_be_checked()
+    save_button(page).click()
+    expect(page.locator(".banner.warn")).to_contain_text("The hand was refused")
+    expect(page.locator(".problem")).to_have_text("Nothing was entered for this hand.")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Hand 1")
+    confirm = page.get_by_role("checkbox", name="Record it anyway: nobody scored")
+    expect(confirm).not_to_be_checked()
+    page.get_by_role("link", name="Back to the game").click()
+    expect(page.locator("table.hands tbody tr")).to_have_count(0)  # nothing recorded
+
+    page.get_by_role("link", name="Enter a hand").click()
+    save_button(page).click()
+    confirm.check()
+    save_button(page).click()
+    expect_totals(page, "0", "0")
+    expect(page.locator("table.hands tbody tr")).to_have_count(1)
+    # The next hand, entered: recorded at once.
+    page.get_by_role("link", name="Enter a hand").click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Hand 2")
+    page.get_by_label("Bob: Distance (km)").fill("75")
+    save_button(page).click()
+    expect_totals(page, "0", "75")
