@@ -76,7 +76,10 @@ def take_a_turn(page: Page) -> None:
         play(page, panel.get_by_role("button", name="Discard"))
 
 
-def test_a_whole_hand_against_a_computer(page: Page, live_server: str) -> None:
+def test_a_whole_hand_against_a_computer(
+    page: Page, live_server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(virtual, "new_seed", lambda: 3)
     deal(page, live_server, ["Ann", "Computer (strong)"])
     expect(page.locator(".hand .card")).to_have_count(7)  # its draw made, seat 1 having played
     assert page.locator(".hand .card .name").first.text_content()
@@ -92,6 +95,9 @@ def test_a_whole_hand_against_a_computer(page: Page, live_server: str) -> None:
     totals = page.locator(".hand-over .total td").all_inner_texts()
     assert len(totals) == 2 and any(total != "0" for total in totals)
     expect(page.locator(".totals .total")).to_have_text(totals)  # the first hand's, so far
+    # The next hand is dealt: its own piles and cards come first, the last hand's breakdown after.
+    expect(page.locator(".tableau.own")).to_be_in_viewport()
+    expect(page.locator(".hand .card").last).to_be_in_viewport()
 
 
 def test_two_phones_play_their_own_seats(phone: Callable[..., Page], live_server: str) -> None:
