@@ -28,12 +28,22 @@
   const cardsInUse = (side) => km(side).value.trim() === "" && cards(side).some((input) => number(input.value) > 0);
 
   // The km total, set at once: chips add to it (or set the whole trip); the cards by value then
-  // give way to it, their sum carried into the total, so one source counts at a time.
-  const setKm = (side, value) => {
+  // give way to it, their sum carried into the total, so one source counts at a time. A +200
+  // is a 200 km card: the 200s choice counts it (up to the most it offers); cleared, the km
+  // total leaves the 200s unsaid.
+  const radios200 = (side) => [...side.querySelectorAll("input[name$='-two_hundreds']")];
+  const oneMore200 = (side) => {
+    const checked = radios200(side).find((radio) => radio.checked);
+    const most = Math.max(...radios200(side).map((radio) => number(radio.value)));
+    twoHundreds(side, Math.min(most, checked ? number(checked.value) + 1 : 1));
+  };
+  const setKm = (side, value, added = 0) => {
     const stepper200 = side.querySelector("input[name$='-d200']");
     if (cardsInUse(side)) twoHundreds(side, number(stepper200.value));
     cards(side).forEach((input) => { input.value = "0"; });
     km(side).value = value === null ? "" : String(Math.max(0, value));
+    if (value === null) radios200(side).forEach((radio) => { radio.checked = false; });
+    else if (added === 200) oneMore200(side);
     changed(km(side));
   };
   const showTotals = (side) => {
@@ -46,7 +56,7 @@
     const side = event.target.closest("fieldset.side");
     const button = event.target.closest("button");
     if (!side || !button) return;
-    if (button.dataset.add) setKm(side, distance(side) + number(button.dataset.add));
+    if (button.dataset.add) setKm(side, distance(side) + number(button.dataset.add), number(button.dataset.add));
     else if (button.dataset.set) setKm(side, number(button.dataset.set));
     else if (button.classList.contains("km-clear")) setKm(side, null);
     else if (button.classList.contains("step")) {

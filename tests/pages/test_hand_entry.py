@@ -383,3 +383,50 @@ def test_save_on_the_form_as_it_opens_asks_before_recording_nothing(
     page.get_by_label("Bob: Distance (km)").fill("75")
     save_button(page).click()
     expect_totals(page, "0", "75")
+
+
+def test_a_200_chip_is_a_200_km_card(page: Page, live_server: str) -> None:
+    """Counting the hand by chips says its 200s too: 6 × 100 and 2 × 200 tapped make 1,000 km
+    with two 200 km cards, and the hand is saved without touching the 200s choice."""
+    start_game(page, live_server, "Chips", players=4)
+    taps = Taps(page)
+    taps.tap(button(page, "Team A: add 100 km"), times=6)
+    taps.tap(button(page, "Team A: add 200 km"), times=2)
+    taps.tap(button(page, "Team B: add 50 km"))
+    expect(page.get_by_label("Team A: Distance (km)")).to_have_value("1000")
+    expect(radio(page, "Team A: 2 × 200 km")).to_be_checked()
+    expect(radio(page, "Trip completed by Team A")).to_be_checked()
+    # A: 1,000 + 400 (trip; two 200s: no safe trip) = 1,400; B: 50.
+    expect(page.locator("[data-bar-summary]")).to_contain_text("1,400")
+    taps.tap(save_button(page))
+    expect_totals(page, "1,400", "50")
+    assert taps.count == 10
+
+
+def test_the_200s_choice_counts_the_200_chips_up_to_its_limit(
+    page: Page, live_server: str
+) -> None:
+    start_game(page, live_server, "Chips and limit", players=4)
+    add_200 = button(page, "Team B: add 200 km")
+    add_200.tap()
+    expect(radio(page, "Team B: 1 × 200 km")).to_be_checked()
+    radio(page, "Team B: 0 × 200 km").tap()  # the table says it was not a card: one fewer
+    add_200.tap()
+    expect(radio(page, "Team B: 1 × 200 km")).to_be_checked()
+    add_200.tap()
+    add_200.tap()  # never past the most the rules allow (two for a team)
+    expect(page.get_by_label("Team B: Distance (km)")).to_have_value("800")
+    expect(radio(page, "Team B: 2 × 200 km")).to_be_checked()
+    # Cards by value carried into the km total keep their 200s, and a chip adds one.
+    button(page, "Team A: Clear the distance").tap()
+    page.locator("#side-0 details.more summary").tap()
+    button(page, "Team A: 200 km, one more").tap()
+    expect(radio(page, "Team A: 1 × 200 km")).to_be_checked()
+    button(page, "Team A: add 200 km").tap()
+    expect(page.get_by_label("Team A: Distance (km)")).to_have_value("400")
+    expect(radio(page, "Team A: 2 × 200 km")).to_be_checked()
+    # Cleared, the km total leaves the 200s unsaid.
+    button(page, "Team B: Clear the distance").tap()
+    expect(page.get_by_label("Team B: Distance (km)")).to_have_value("")
+    expect(page.locator("#side-1 input[name$='-two_hundreds']:checked")).to_have_count(0)
+    expect(radio(page, "Team A: 2 × 200 km")).to_be_checked()
