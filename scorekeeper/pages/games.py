@@ -19,6 +19,7 @@ from scorekeeper.pages.charts import score_chart
 from scorekeeper.pages.forms import whole_number
 from scorekeeper.pages.pickers import side_picks
 from scorekeeper.pages.seats import held_seats, seat_names
+from scorekeeper.pages.variants import VARIANT_WORDS
 from scorekeeper.problems import InvalidRequest
 from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import GameCreateSchema
@@ -73,6 +74,7 @@ def new_game(table_id: int) -> Any:
         picks=side_picks(request.form, table.players, players, rules.sides),
         supported=SUPPORTED_PLAYERS,
         variants=VARIANT_ENUMS,
+        variant_words=VARIANT_WORDS,
         errors=errors,
     ), 422 if errors else 200
 
