@@ -100,6 +100,7 @@
       }
       if (response.ok && response.redirected) {
         await forget(hand);
+        if (field(hand, "etag") === undefined) numberAfter(parseInt(field(hand, "number"), 10));
         if (mine.has(hand.key)) arrived = response.url;
       } else if (response.status === 409 && (hand.queued || !mine.has(hand.key))) {
         return conflict(hand); // taken or changed while it waited: the person chooses
@@ -132,6 +133,7 @@
     heading.textContent = say(correction ? texts.changed_elsewhere : texts.recorded_elsewhere, number);
     const versions = document.createElement("div");
     versions.className = "versions";
+    const nothing = (cell) => cell.textContent.trim() === "0";
     for (const [title, html] of [[texts.yours, yours], [texts.theirs, held ? held.outerHTML : ""]]) {
       const part = document.createElement("section");
       part.className = title === texts.yours ? "yours" : "theirs";
@@ -139,6 +141,10 @@
       h.textContent = title;
       const breakdown = document.createRange().createContextualFragment(html); // the server's own markup
       breakdown.querySelectorAll("h2").forEach((title) => title.remove()); // "Preview": said above
+      // Only what scored in this version (and its totals): the two fit under the choice.
+      breakdown.querySelectorAll("tbody tr:not(.total)").forEach((row) => {
+        if ([...row.querySelectorAll("td")].every(nothing)) row.remove();
+      });
       part.append(h, breakdown);
       versions.append(part);
     }
@@ -152,18 +158,21 @@
     const buttons = document.createElement("p");
     buttons.className = "inline";
     buttons.append(record, drop);
-    choice.append(heading, versions, buttons);
+    choice.append(heading, buttons, versions); // the question and its answers first
     choice.hidden = false;
     section.hidden = false;
-    record.addEventListener("click", () => resolve(hand, correction ? { etag: held ? held.dataset.etag : "" } : { number: next }));
-    drop.addEventListener("click", () => resolve(hand, null));
+    saving(false);
+    choice.scrollIntoView({ block: "start" });
+    record.addEventListener("click", () => resolve(hand, correction ? { etag: held ? held.dataset.etag : "" } : { number: next }, correction, next));
+    drop.addEventListener("click", () => resolve(hand, null, correction, next));
   }
 
   // The choice made: the hand again under the next number (or over the current version), or
   // dropped; the hands queued after it follow it in order.
-  async function resolve(hand, change) {
+  async function resolve(hand, change, correction, next) {
     choice.hidden = true;
     choice.replaceChildren();
+    saving(true);
     if (change === null) {
       await forget(hand);
     } else {
@@ -177,6 +186,7 @@
       setField(later, "number", ++number); // entered after it, so numbered after it
       await keep(later);
     }
+    if (!correction) numberAfter(number || next - 1); // the form: the hand after those
     stuck = null;
     await flush();
   }
@@ -187,7 +197,7 @@
     const form = event.target;
     if (!form.matches("form.hand-form") || event.defaultPrevented) return;
     event.preventDefault();
-    if (form.dataset.sending) return; // a double tap: one hand
+    if (form.dataset.sending || stuck) return; // a double tap: one hand; a conflict: its choice first
     form.dataset.sending = "1";
     form.dataset.key = form.dataset.key || newKey();
     const entries = Array.from(new FormData(form)).filter(([, value]) => typeof value === "string");
@@ -227,6 +237,23 @@
     if (text.endsWith(" " + numberField.value)) heading.textContent = text.replace(/\d+$/, String(next));
     numberField.value = String(next);
   };
+  // A new hand's form left on screen once hand n is recorded (or taken) is numbered after it.
+  const newHandNumber = () => {
+    const form = document.querySelector("form.hand-form");
+    return form && !form.elements.etag && form.elements.number ? form.elements.number : null;
+  };
+  function numberAfter(n) {
+    const numberField = newHandNumber();
+    if (numberField && n > 0 && Number(numberField.value) <= n) renumber(numberField, n + 1);
+  }
+  // While a conflict waits for the person's choice, the form's Save is put away.
+  function saving(allowed) {
+    const form = document.querySelector("form.hand-form");
+    if (!form) return;
+    form.querySelectorAll("[type=submit]").forEach((button) => { button.disabled = !allowed; });
+    const bar = form.querySelector(".save-bar");
+    if (bar) bar.hidden = !allowed;
+  }
 
   // A page kept by the service worker may be older than what this phone saw since: the newest
   // state of the game seen (its version and hand count) numbers a new hand, after those queued.

@@ -250,10 +250,20 @@ def test_a_hand_taken_meanwhile_is_shown_beside_the_queued_one(
     fill_hand(second, 500, 200)  # phone 2's hand 1, recorded
     expect_totals(second, "500", "200")
 
+    page.mouse.wheel(0, 2000)  # the person has scrolled down the next hand's form
     page.context.set_offline(False)
     conflict = page.locator("#queue [role=alert]")
     expect(conflict).to_contain_text("Another phone recorded hand 1 meanwhile.", timeout=RETRY)
+    # The question and its two answers first, on screen at once; Save waits for the choice.
+    for name in ("Record mine as hand 2", "Drop mine"):
+        expect(conflict.get_by_role("button", name=name)).to_be_in_viewport(ratio=1)
+    save = page.locator("form.hand-form [type=submit]")
+    expect(save).to_be_disabled()
+    expect(save).to_be_hidden()
+    # Each version shows only what scored, and its totals.
+    expect(conflict.locator(".yours tbody th")).to_have_text(["Distance", "Total"])
     expect(conflict.locator(".yours [data-preview-total]")).to_have_text(["300", "100"])
+    expect(conflict.locator(".theirs tbody th")).to_have_text(["Distance", "Total"])
     expect(conflict.locator(".theirs [data-preview-total]")).to_have_text(["500", "200"])
     assert recorded_hands(page, scoreboard) == [(1, [500, 200])]  # nothing overwritten
 
@@ -261,6 +271,13 @@ def test_a_hand_taken_meanwhile_is_shown_beside_the_queued_one(
     expect(page.locator("#queue")).to_be_hidden(timeout=RETRY)
     expected = [(1, [500, 200]), (2, [300, 100])][:after]
     assert recorded_hands(page, scoreboard) == expected
+    # The form left on screen is the next hand's, and its Save is back.
+    expect(page.locator("form.hand-form input[name=number]")).to_have_value(str(after + 1))
+    expect(page.get_by_role("heading", level=1)).to_contain_text(f"Hand {after + 1}")
+    expect(save).to_be_enabled()
+    fill_hand(page, 50, 25)
+    expect(page).to_have_url(scoreboard)
+    assert recorded_hands(page, scoreboard) == [*expected, (after + 1, [50, 25])]
 
 
 def test_a_correction_changed_meanwhile_is_kept_only_when_chosen(
@@ -295,10 +312,16 @@ def test_a_correction_changed_meanwhile_is_kept_only_when_chosen(
     expect(conflict.locator(".yours [data-preview-total]")).to_have_text(["325", "100"])
     expect(conflict.locator(".theirs [data-preview-total]")).to_have_text(["350", "100"])
     assert recorded_hands(page, scoreboard) == [(1, [350, 100])]  # nothing overwritten
+    keep = conflict.get_by_role("button", name="Keep my correction")
+    expect(keep).to_be_in_viewport(ratio=1)
+    save = page.locator("form.hand-form [type=submit]")
+    expect(save).to_be_disabled()
 
-    conflict.get_by_role("button", name="Keep my correction").click()
+    keep.click()
     expect(page.locator("#queue")).to_be_hidden(timeout=RETRY)
     assert recorded_hands(page, scoreboard) == [(1, [325, 100])]
+    expect(save).to_be_enabled()
+    expect(page.locator("form.hand-form input[name=number]")).to_have_value("1")  # still hand 1
 
 
 def test_a_hand_kept_offline_leaves_a_blank_form_with_its_toggles_off(
