@@ -242,3 +242,22 @@ def test_the_french_undo_button_says_yes_and_its_way_back_says_back(
     assert re.search(r"<button[^>]*>\s*Oui, annuler\s*</button>", page.text)
     assert re.search(r"<a[^>]*>\s*Retour\s*</a>", page.text)
     assert not re.search(r">\s*Annuler\s*<", page.text)
+
+
+def test_the_statistics_count_the_games_their_win_rate_counts(sqlite_app: Flask) -> None:
+    """A game still being played is not a game lost: the column beside "won" counts the finished
+    games, those the win rate is taken over (1 of 1 is 100%, never "played 2, won 1, 100%")."""
+    client = sqlite_app.test_client()
+    table = create_table(client, "Club")
+    ann, bob = table.add_players("Ann", "Bob")
+    finished = table.start_game(2, [[ann], [bob]])
+    for name in ("hand-1.json", "hand-1.json", "hand-2.json"):
+        hand = json.loads((EXAMPLES / name).read_text())
+        assert table.post(f"/games/{finished['id']}/hands", hand).status_code == 201
+    table.start_game(2, [[ann], [bob]])  # the next game, not played yet
+    client.set_cookie(f"table_{table.id}", table.token)
+    page = client.get(f"/t/{table.id}/history", headers={"Accept-Language": "en"}).text
+    assert "<th>finished</th><th>won</th><th>win rate</th>" in page
+    history = cells(page)
+    assert history[:4] == ["Ann", "1", "1", "100%"]
+    assert history[8:12] == ["Bob", "1", "0", "0%"]
