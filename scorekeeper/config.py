@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -52,5 +53,8 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "MAX_CONTENT_LENGTH": MAX_REQUEST_BYTES,
         "JSON_SORT_KEYS": False,
         "SESSION_COOKIE_SAMESITE": "Lax",
+        # The session holds the forms' CSRF token: it outlives a closed browser, so a hand kept
+        # on the phone while the server was out of reach is still accepted days later.
+        "PERMANENT_SESSION_LIFETIME": timedelta(days=365),
         "TRUSTED_PROXIES": 0,  # proxies whose X-Forwarded-* headers are believed (security.py)
     }

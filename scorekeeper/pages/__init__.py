@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
-from flask import Blueprint
+from flask import Blueprint, session
 
 from scorekeeper.pages import games, hands, history, install, queue, tables, virtual
 
 bp = Blueprint("pages", __name__)
 for screen in (tables, games, hands, history, virtual, install, queue):
     bp.register_blueprint(screen.bp)
+
+
+@bp.before_request
+def keep_the_session() -> None:
+    """A page's session (its forms' CSRF token) lasts beyond the browser's closing: the phone
+    at the table is closed and reopened all evening, with hands kept for sending."""
+    if not session.permanent:
+        session.permanent = True

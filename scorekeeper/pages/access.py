@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from flask import request
+import hashlib
+
+from flask import current_app, request, session
+from flask_wtf.csrf import generate_csrf
 from sqlalchemy import select
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
@@ -61,3 +64,15 @@ def joined_tables() -> list[Table]:
         select(Table).where(Table.token_hash.in_(claimed)).order_by(Table.id)
     ).scalars()
     return [table for table in tables if claimed[table.token_hash] == table.id]
+
+
+def form_key() -> str:
+    """A short digest of this phone's CSRF token, made now if its session has none yet.
+
+    A page carrying forms puts it in its ETag: a copy the browser revalidates (304) then never
+    holds a token its session no longer knows (a new session after the browser was reset, a
+    server restarted with another key), which would make the form's next tap a 400.
+    """
+    generate_csrf()
+    token = str(session.get(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"), ""))
+    return hashlib.sha256(token.encode()).hexdigest()[:8]

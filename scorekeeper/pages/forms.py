@@ -19,11 +19,9 @@ CLAIMS = ("shutout", "safe_trip", "delayed_action", "extension", "all_safeties",
 def whole_number(text: str | None) -> int | None:
     """A whole number typed in a form field (ASCII digits, at most nine); None otherwise."""
     text = (text or "").strip()
-    if text.startswith("-"):
-        value = whole_number(text[1:])
-        return None if value is None else -value
-    if text.isascii() and text.isdigit() and len(text) <= 9:
-        return int(text)
+    digits = text.removeprefix("-")
+    if digits.isascii() and digits.isdigit() and len(digits) <= 9:
+        return -int(digits) if digits != text else int(digits)
     return None
 
 

@@ -12,9 +12,9 @@ from engine.rules import GAME_TARGET, SUPPORTED_PLAYERS, VARIANT_ENUMS, Rules
 from scorekeeper import operations
 from scorekeeper.auth import owned
 from scorekeeper.extensions import db
-from scorekeeper.i18n import N_, language
+from scorekeeper.i18n import N_, gettext, language
 from scorekeeper.models import Game, Table
-from scorekeeper.pages.access import page_table
+from scorekeeper.pages.access import form_key, page_table
 from scorekeeper.pages.charts import score_chart
 from scorekeeper.pages.forms import whole_number
 from scorekeeper.pages.pickers import side_picks
@@ -88,8 +88,9 @@ def scoreboard(table_id: int, game_id: int) -> Response:
     table, game = page_game(table_id, game_id)
     held = held_seats(game.id)
     # The way back to this phone's seats is part of the page: a phone that opens a seat after
-    # caching the scoreboard must not be answered 304 without it.
-    etag = f"{game.etag}-{language()}-seats{'.'.join(str(seat) for seat, _ in held)}"
+    # caching the scoreboard must not be answered 304 without it. So are the forms' CSRF token
+    # (the rematch's) and, with a seat's link on the page, the rule that no copy is kept.
+    etag = f"{game.etag}-{language()}-seats{'.'.join(str(seat) for seat, _ in held)}-{form_key()}"
     if request.if_none_match.contains(etag):
         response = Response(status=304)
         response.set_etag(etag)
@@ -111,7 +112,7 @@ def scoreboard(table_id: int, game_id: int) -> Response:
     )
     response = make_response(page)
     response.set_etag(etag)
-    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Cache-Control"] = "no-store" if held else "no-cache"
     return response
 
 
@@ -119,9 +120,10 @@ def scoreboard(table_id: int, game_id: int) -> Response:
 def rematch(table_id: int, game_id: int) -> Any:
     """A new game with the same sides, the same players in the same seats and the same variants,
     in one tap from the winner screen (a tabletop game: a virtual one is dealt anew instead)."""
-    table, game = page_game(table_id, game_id)
+    table, _ = page_game(table_id, game_id)
+    game = operations.locked_game(table, game_id)  # two taps at once: one rematch, not two
     if game.virtual or game.status == "in_progress":
-        raise Conflict("Only a finished game at the table can be played again in one tap.")
+        raise Conflict(gettext("Only a game at the table that has ended can be played again."))
     again = _fresh_rematch(game) or operations.start_game(
         table, game.players, game.variants, _seating(game)
     )

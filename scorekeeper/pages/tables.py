@@ -5,7 +5,7 @@ from __future__ import annotations
 from urllib.parse import parse_qs, parse_qsl, urlencode, urlsplit
 
 import segno
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
 from sqlalchemy import select
 from werkzeug.exceptions import Conflict, NotFound
@@ -99,9 +99,14 @@ def _page_left() -> str | None:
 
 
 @bp.get("/t/<id:table_id>")
-def table(table_id: int) -> str:
-    """The table: its players, its games, and how other phones join it."""
-    return table_page(page_table(table_id))
+def table(table_id: int) -> Response:
+    """The table: its players, its games, and how other phones join it.
+
+    Its share link and QR code carry the table's key: no copy of the page is kept (the browser's
+    cache, the service worker's), so the key lives only in this phone's cookie."""
+    response = make_response(table_page(page_table(table_id)))
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def table_page(table: Table, errors: dict[str, str] | None = None) -> str:

@@ -31,7 +31,7 @@ from scorekeeper.extensions import db
 from scorekeeper.i18n import N_, card_label, gettext, language
 from scorekeeper.models import Game, Seat, Table
 from scorekeeper.operations import locked_game
-from scorekeeper.pages.access import cookie_name, page_table
+from scorekeeper.pages.access import cookie_name, form_key, page_table
 from scorekeeper.pages.cards import card_face
 from scorekeeper.pages.forms import whole_number
 from scorekeeper.pages.pickers import seat_picks
@@ -134,7 +134,7 @@ def play(token: str) -> Response:
     game = db.session.get(Game, seat.side.game_id, options=Game.everything())
     assert game is not None
     hold_seat(game.id, seat.seat, url_for(".play", token=token))
-    etag = f"{game.etag}-seat{seat.seat}-{language()}"
+    etag = f"{game.etag}-seat{seat.seat}-{language()}-{form_key()}"  # its move forms' token
     if request.if_none_match.contains(etag):
         response = Response(status=304)
         response.set_etag(etag)

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from scorekeeper.pages.forms import form_from_report, nothing_entered, report_from_form
+from scorekeeper.pages.forms import (
+    form_from_report,
+    nothing_entered,
+    report_from_form,
+    whole_number,
+)
 
 
 def test_a_coup_fourre_ticked_alone_says_its_safety_was_laid() -> None:
@@ -56,3 +61,11 @@ def test_nothing_entered_is_a_form_left_as_it_opens() -> None:
     ):
         report, _ = report_from_form({**blank, **something}, 3)
         assert not nothing_entered(report), something
+
+
+def test_a_number_field_of_minus_signs_is_no_number() -> None:
+    """One leading minus at most: a flaky phone's field of thousands of them is refused as not a
+    number (it used to recurse once per sign, past Python's limit: a 500)."""
+    assert whole_number("-12") == -12 and whole_number(" 7 ") == 7
+    assert whole_number("-" * 5000 + "1") is None
+    assert whole_number("--1") is None
