@@ -19,9 +19,6 @@ from scorekeeper.catalogs import DOMAIN, compiled_catalogs
 from scorekeeper.extensions import babel
 
 LANGUAGE_COOKIE = "lang"
-EXTRACT_KEYWORDS = ("translate",)
-"""Names ``pybabel extract`` must be told of (``-k``) on top of its defaults (``_``, ``gettext``,
-``N_``, ...): :func:`translate`."""
 
 
 def N_(text: str) -> str:  # noqa: N802  (gettext's own name for the marker)
@@ -45,9 +42,6 @@ def pgettext(context: str, text: str, **variables: object) -> str:
     says two ways ("won": a column of games, "gagnées"; one game's result, "gagnée")."""
     return str(flask_babel.pgettext(context, text, **variables))
 
-
-translate = gettext
-"""The name the pages' Python code used before the catalogs; ``pybabel extract -k translate``."""
 
 DATA_WORDS = (
     # A game's status, as the table's list of games shows it (table.html).

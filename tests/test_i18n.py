@@ -21,7 +21,7 @@ from flask.testing import FlaskClient
 from scorekeeper import catalogs
 from scorekeeper.catalogs import TRANSLATIONS, compile_catalogs
 from scorekeeper.errors import PAGE_TITLES
-from scorekeeper.i18n import DATA_WORDS, EXTRACT_KEYWORDS, gettext
+from scorekeeper.i18n import DATA_WORDS, gettext
 from scorekeeper.models import GameStatus
 from scorekeeper.virtual import COMPUTERS
 from tests.api.conftest import create_table
@@ -40,11 +40,11 @@ def french() -> Catalog:
 
 
 def extracted_msgids() -> dict[tuple[str, str | None], str]:
-    """Each msgid (with its context) ``pybabel extract -F babel.cfg -k translate`` finds, with
+    """Each msgid (with its context) ``pybabel extract -F babel.cfg`` finds, with
     where it is."""
     with (ROOT / "babel.cfg").open(encoding="utf-8") as config:
         method_map, options_map = parse_mapping_cfg(config)
-    keywords = {**DEFAULT_KEYWORDS, **dict.fromkeys(EXTRACT_KEYWORDS)}
+    keywords = DEFAULT_KEYWORDS
     found: dict[tuple[str, str | None], str] = {}
     for filename, line, message, _comments, context in extract_from_dir(
         str(ROOT), method_map, options_map, keywords=keywords

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, render_template, request, url_for
 
-from scorekeeper.i18n import language, translate
+from scorekeeper.i18n import gettext, language
 
 bp = Blueprint("install", __name__)
 
@@ -50,7 +50,7 @@ def manifest() -> Response:
     start = url_for("pages.tables.home")
     body = {
         "id": start,
-        "name": translate("Mille Bornes scorekeeper"),
+        "name": gettext("Mille Bornes scorekeeper"),
         "short_name": "1000 Bornes",
         "lang": str(language()),
         "start_url": start,
