@@ -76,15 +76,12 @@ def service_worker() -> Response:
     content: a new stylesheet or script makes a new worker, which replaces the old cache.
     ``no-cache`` makes the browser ask for it again on each visit (a 304 when unchanged).
     """
-    static = Path(current_app.static_folder or "")
-    script = (static / "sw.js").read_bytes()
-    digest = hashlib.sha256(script)
-    for name in SHELL:
-        digest.update((static / name).read_bytes())
-    version = digest.hexdigest()[:16]
+    script = (Path(current_app.static_folder or "") / "sw.js").read_bytes()
+    shell = [url_for("static", filename=name) for name in SHELL]  # each names its content
+    version = hashlib.sha256(script + json.dumps(shell).encode()).hexdigest()[:16]
     config = {
         "version": version,
-        "shell": [url_for("static", filename=name) for name in SHELL],
+        "shell": shell,
         "start": url_for("pages.tables.home"),
         "offline": url_for("pages.install.offline"),
     }

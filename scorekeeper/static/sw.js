@@ -2,17 +2,21 @@
 // as a fallback. CONFIG (version, shell, start, offline) is written above by the server.
 "use strict";
 
+// The shell goes with the worker's version; the pages kept outlive it (a new version of the app
+// must not empty the phone's copy of the scoreboard and the hand form).
 const CACHE = "scorekeeper-" + CONFIG.version;
+const PAGES = "scorekeeper-pages";
 const PREFIX = "scorekeeper-";
 
 self.addEventListener("install", (event) => {
   // The shell's URLs name their content, so the browser's own copy (the page just loaded them)
   // is the right one; the two pages are asked for afresh.
-  const pages = [CONFIG.start, CONFIG.offline].map((url) => new Request(url, { cache: "reload" }));
+  const fresh = (url) => new Request(url, { cache: "reload" });
   event.waitUntil(
-    caches.open(CACHE)
-      .then((cache) => cache.addAll([...CONFIG.shell, ...pages]))
-      .then(() => self.skipWaiting())
+    Promise.all([
+      caches.open(CACHE).then((cache) => cache.addAll([...CONFIG.shell, fresh(CONFIG.offline)])),
+      caches.open(PAGES).then((cache) => cache.add(fresh(CONFIG.start))),
+    ]).then(() => self.skipWaiting())
   );
 });
 
@@ -20,7 +24,8 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(
     caches.keys()
       .then((names) => Promise.all(
-        names.filter((name) => name.startsWith(PREFIX) && name !== CACHE).map((name) => caches.delete(name))
+        names.filter((name) => name.startsWith(PREFIX) && name !== CACHE && name !== PAGES)
+          .map((name) => caches.delete(name))
       ))
       .then(() => self.clients.claim())
   );
@@ -47,14 +52,14 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(answer);
     // A table's own page follows creating or joining it: the start page kept must list it too.
     if (/\/t\/\d+$/.test(url.pathname)) {
-      event.waitUntil(answer.then(() => caches.open(CACHE)).then((cache) => cache.add(CONFIG.start)).catch(() => {}));
+      event.waitUntil(answer.then(() => caches.open(PAGES)).then((cache) => cache.add(CONFIG.start)).catch(() => {}));
     }
   }
 });
 
 // The page from the server, kept for later; without a server, the copy kept, else the offline page.
 async function networkFirst(request) {
-  const cache = await caches.open(CACHE);
+  const cache = await caches.open(PAGES);
   try {
     const response = await fetch(request);
     const stored = !/no-store/.test(response.headers.get("Cache-Control") || "");
@@ -63,6 +68,6 @@ async function networkFirst(request) {
     }
     return response;
   } catch (offline) {
-    return (await cache.match(request)) || (await cache.match(CONFIG.offline)) || Response.error();
+    return (await cache.match(request)) || (await caches.match(CONFIG.offline)) || Response.error();
   }
 }

@@ -159,7 +159,8 @@ def alike(snapshot: str) -> list[str]:
         if match := CONTROL.match(line):
             _, role, name = match.groups()
             place = str(index)  # a button or a field is a control of its own
-            if role == "link" and (url := URL.match(lines[index + 1])):
+            following = lines[index + 1] if index + 1 < len(lines) else ""
+            if role == "link" and (url := URL.match(following)):
                 place = url.group(1)  # links of one name to one place are one link
             seen.setdefault((role, name), set()).add(place)
     return [
