@@ -30,6 +30,22 @@
   const waiting = () => store("readonly", (hands) => hands.getAll()).then((all) => all.filter((hand) => hand.game === game));
   const keep = (hand) => store("readwrite", (hands) => hands.put(hand));
   const forget = (hand) => store("readwrite", (hands) => hands.delete(hand.id));
+  // A hand written again only if it is still waiting, its check and its write one transaction: a
+  // hand sent (and forgotten) meanwhile never comes back. ``change`` turns the stored hand into
+  // the one written (by default, the hand as given); the answer: whether it was still waiting.
+  const keepIfWaiting = (hand, change = () => hand) => database().then((db) => new Promise((resolve, reject) => {
+    const transaction = db.transaction("hands", "readwrite");
+    const hands = transaction.objectStore("hands");
+    let still = false;
+    const read = hands.get(hand.id);
+    read.onsuccess = () => {
+      if (read.result === undefined) return; // sent meanwhile: left gone
+      still = true;
+      hands.put(change(read.result));
+    };
+    transaction.oncomplete = () => resolve(still);
+    transaction.onerror = () => reject(transaction.error);
+  }));
 
   // A key per hand entered; crypto.randomUUID is missing on plain HTTP, getRandomValues is not.
   const newKey = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
@@ -39,12 +55,64 @@
     hand.key = newKey(); // another request: another key
   };
 
+  // A server that does not answer (the laptop asleep on the table's Wi-Fi) counts as out of
+  // reach after a few seconds, not minutes: the hand waits, and Save is back. It may have reached
+  // the server all the same: its Idempotency-Key makes the resend safe.
+  const TIMEOUT = 8000;
+  const deadline = () => {
+    if (AbortSignal.timeout) return AbortSignal.timeout(TIMEOUT);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), TIMEOUT);
+    return controller.signal;
+  };
+
+  // The session's CSRF token, as the page running the queue holds it: a hand kept for days
+  // carries the token of the form it was entered on, which a new session (a browser closed, a
+  // server restarted) refuses. The server leaves the token out of the Idempotency-Key's
+  // fingerprint, so a hand goes with the current one.
+  let token = section.dataset.csrf || "";
+  const withToken = (hand) =>
+    token ? hand.entries.filter(([name]) => name !== "csrf_token").concat([["csrf_token", token]]) : hand.entries;
+  // The session may have changed since this page was rendered: the token of a page the server
+  // renders now (a new session with it, if the old one is gone). True if it is another one.
+  const renewToken = async () => {
+    try {
+      const response = await fetch(section.dataset.game, { credentials: "same-origin", cache: "no-store", signal: deadline() });
+      if (!response.ok) return false;
+      const there = new DOMParser().parseFromString(await response.text(), "text/html").getElementById("queue");
+      const fresh = there ? there.dataset.csrf : "";
+      if (!fresh || fresh === token) return false;
+      token = section.dataset.csrf = fresh;
+      document.querySelectorAll("input[name=csrf_token]").forEach((input) => { input.value = fresh; }); // this page's other forms
+      return true;
+    } catch (unreachable) {
+      return false;
+    }
+  };
+
   const send = (hand) => fetch(hand.action, {
     method: "POST",
-    body: new URLSearchParams(hand.entries),
+    body: new URLSearchParams(withToken(hand)),
     headers: { "Idempotency-Key": hand.key },
     credentials: "same-origin",
+    signal: deadline(),
   });
+
+  // What the server said to a refusal, in its own words (its error page's title and detail;
+  // parsed, never run), or its status.
+  const serverSays = async (response) => {
+    let words = "";
+    try {
+      const page = new DOMParser().parseFromString(await response.text(), "text/html");
+      words = [page.querySelector("h1"), page.querySelector(".problem")]
+        .map((element) => (element ? element.textContent.trim() : ""))
+        .filter(Boolean)
+        .join(" – ");
+    } catch (unreadable) {
+      words = "";
+    }
+    return words || (response.status + " " + response.statusText).trim();
+  };
 
   // The form as the browser would post it without this script: the server's answer is then the
   // page shown (a refusal with the hand's values in place, as without the queue).
@@ -53,7 +121,7 @@
     plain.method = "post";
     plain.action = hand.action;
     plain.hidden = true;
-    for (const [name, value] of hand.entries) {
+    for (const [name, value] of withToken(hand)) {
       const input = document.createElement("input");
       input.type = "hidden";
       input.name = name;
@@ -82,7 +150,8 @@
     if (sending) {
       again = true;
     } else {
-      sending = (async () => { do { again = false; await run(); } while (again && !stuck); })()
+      // Out of reach, it stops there: the timer and the ``online`` event try again.
+      sending = (async () => { let reached; do { again = false; reached = await run(); } while (again && !stuck && reached !== false); })()
         .finally(() => { sending = null; render(); });
     }
     return sending;
@@ -91,24 +160,32 @@
   async function run() {
     let arrived = null;
     for (const hand of await waiting()) {
-      if (stuck || navigator.onLine === false) return;
+      if (stuck) return;
+      if (navigator.onLine === false) return false;
       let response;
       try {
         response = await send(hand);
+        // A 400 is what a token of another session gets: once more with the current one.
+        if (response.status === 400 && (await renewToken())) response = await send(hand);
       } catch (unreachable) {
-        return; // still out of reach: it and the ones after it wait
+        return false; // still out of reach, or no answer in time: it and the ones after it wait
       }
+      const status = response.status;
       if (response.ok && response.redirected) {
         await forget(hand);
         if (field(hand, "etag") === undefined) numberAfter(parseInt(field(hand, "number"), 10));
         if (mine.has(hand.key)) arrived = response.url;
-      } else if (response.status === 409 && (hand.queued || !mine.has(hand.key))) {
+      } else if (status === 409 && (hand.queued || !mine.has(hand.key))) {
         return conflict(hand); // taken or changed while it waited: the person chooses
-      } else if (response.status >= 400 && response.status < 500) {
-        await forget(hand); // refused as it stands: the server's page, as without the queue
+      } else if (status === 409 || status === 422) {
+        // Refused as it stands: the server's page, with the hand's values in place to fix them,
+        // as without the queue.
+        await forget(hand);
         return postPlainly(hand);
+      } else if (status >= 400 && status < 500 && status !== 408 && status !== 429) {
+        return refused(hand, response); // kept: the person reads why, and retries or drops it
       } else {
-        return; // the server is in trouble (5xx): kept, tried again later
+        return; // the server is in trouble (5xx), or busy: kept, tried again later
       }
     }
     if (arrived && !dirty && (await waiting()).length === 0) location.assign(arrived);
@@ -120,12 +197,17 @@
     const number = parseInt(field(hand, "number"), 10);
     const correction = field(hand, "etag") !== undefined;
     const recordedUrl = section.dataset.recorded.replace(/\/0\/recorded$/, "/" + number + "/recorded");
+    // Each version as the server renders it, parsed (its scripts never run), or what the server
+    // said instead; undefined when out of reach.
+    const version = (request) => request
+      .then(async (r) => (r.ok ? { page: new DOMParser().parseFromString(await r.text(), "text/html") } : { said: await serverSays(r) }))
+      .catch(() => undefined);
     const [yours, theirs] = await Promise.all([
-      fetch(section.dataset.preview, { method: "POST", body: new URLSearchParams(hand.entries), credentials: "same-origin" }).then((r) => r.text()),
-      fetch(recordedUrl, { credentials: "same-origin", cache: "no-store" }).then((r) => r.text()),
-    ]).catch(() => [null, null]);
-    if (yours === null) { stuck = null; return; } // out of reach again: tried later
-    const held = new DOMParser().parseFromString(theirs, "text/html").querySelector(".recorded");
+      version(fetch(section.dataset.preview, { method: "POST", body: new URLSearchParams(withToken(hand)), credentials: "same-origin", signal: deadline() })),
+      version(fetch(recordedUrl, { credentials: "same-origin", cache: "no-store", signal: deadline() })),
+    ]);
+    if (yours === undefined || theirs === undefined) { stuck = null; return; } // out of reach again: tried later
+    const held = theirs.page ? theirs.page.querySelector(".recorded") : null;
     const next = held ? parseInt(held.dataset.next, 10) : number + 1;
     choice.replaceChildren();
     const heading = document.createElement("p");
@@ -134,13 +216,21 @@
     const versions = document.createElement("div");
     versions.className = "versions";
     const nothing = (cell) => cell.textContent.trim() === "0";
-    for (const [title, html] of [[texts.yours, yours], [texts.theirs, held ? held.outerHTML : ""]]) {
+    const shown = (found, outcome) => {
+      if (found) return found;
+      const plain = document.createElement("p"); // what the server said instead, as plain text
+      plain.className = "problem";
+      plain.textContent = outcome.said || "–";
+      return plain;
+    };
+    const yoursShown = shown(yours.page && yours.page.body.querySelector(".preview-table, ul.problems"), yours);
+    const theirsShown = shown(held, theirs);
+    for (const [title, breakdown] of [[texts.yours, yoursShown], [texts.theirs, theirsShown]]) {
       const part = document.createElement("section");
       part.className = title === texts.yours ? "yours" : "theirs";
       const h = document.createElement("h2");
       h.textContent = title;
-      const breakdown = document.createRange().createContextualFragment(html); // the server's own markup
-      breakdown.querySelectorAll("h2").forEach((title) => title.remove()); // "Preview": said above
+      breakdown.querySelectorAll("h2, script").forEach((element) => element.remove()); // "Preview": said above
       // Only what scored in this version (and its totals): the two fit under the choice.
       breakdown.querySelectorAll("tbody tr:not(.total)").forEach((row) => {
         if ([...row.querySelectorAll("td")].every(nothing)) row.remove();
@@ -178,17 +268,73 @@
     } else {
       for (const [name, value] of Object.entries(change)) setField(hand, name, value);
       hand.queued = true;
-      await keep(hand);
+      await keepIfWaiting(hand);
     }
     let number = change && change.number;
     for (const later of number ? await waiting() : []) {
       if (later.id <= hand.id || field(later, "etag") !== undefined) continue;
       setField(later, "number", ++number); // entered after it, so numbered after it
-      await keep(later);
+      await keepIfWaiting(later);
     }
     if (!correction) numberAfter(number || next - 1); // the form: the hand after those
     stuck = null;
     await flush();
+  }
+
+  // The server refused the hand for another reason than the hand itself (a session or a table
+  // this phone no longer has, a game gone): it is kept, never dropped on the server's word; the
+  // person reads what the server said, and sends it again (once put right) or drops it.
+  async function refused(hand, response) {
+    stuck = hand;
+    const number = parseInt(field(hand, "number"), 10);
+    const correction = field(hand, "etag") !== undefined;
+    const heading = document.createElement("p");
+    heading.className = "banner waiting";
+    heading.textContent = texts.refused;
+    const said = document.createElement("p");
+    said.className = "problem";
+    said.textContent = await serverSays(response);
+    const retry = document.createElement("button");
+    retry.type = "button";
+    retry.className = "primary";
+    retry.textContent = correction ? texts.keep_correction : say(texts.record_next, number);
+    const drop = document.createElement("button");
+    drop.type = "button";
+    drop.textContent = texts.drop;
+    const buttons = document.createElement("p");
+    buttons.className = "inline";
+    buttons.append(retry, drop);
+    choice.replaceChildren(heading, said, buttons);
+    choice.hidden = false;
+    section.hidden = false;
+    saving(false);
+    choice.scrollIntoView({ block: "start" });
+    const chosen = async (dropped) => {
+      choice.hidden = true;
+      choice.replaceChildren();
+      saving(true);
+      if (dropped) {
+        await forget(hand);
+        if (!correction) await closeUp(hand, number);
+      }
+      stuck = null;
+      await flush();
+    };
+    retry.addEventListener("click", () => chosen(false));
+    drop.addEventListener("click", () => chosen(true));
+  }
+
+  // A new hand dropped before it was recorded: the new hands queued after it, and the form's,
+  // each take the number before theirs.
+  async function closeUp(dropped, number) {
+    for (const later of await waiting()) {
+      const n = parseInt(field(later, "number"), 10);
+      if (later.id <= dropped.id || field(later, "etag") !== undefined || !(n > number)) continue;
+      setField(later, "number", n - 1);
+      await keepIfWaiting(later);
+    }
+    const numberField = newHandNumber();
+    if (numberField && Number(numberField.value) > number) renumber(numberField, Number(numberField.value) - 1);
   }
 
   // The hand form: saved here first, then sent; if it cannot go, the form is ready for the next hand.
@@ -213,9 +359,10 @@
     mine.add(hand.key);
     dirty = false;
     await flush();
-    if ((await waiting()).some((kept) => kept.key === hand.key)) {
+    // Still waiting? Marked queued in the same transaction as the check, so the timer's send
+    // cannot forget it in between and have it written back.
+    if (await keepIfWaiting(hand, (kept) => Object.assign(kept, { queued: true }))) {
       hand.queued = true;
-      await keep(hand);
       if (field(hand, "etag") === undefined && form.elements.number) {
         form.reset(); // ready for the next hand, numbered after this one
         renumber(form.elements.number, (hand.number || 0) + 1);

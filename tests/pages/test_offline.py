@@ -340,3 +340,142 @@ def test_a_hand_kept_offline_leaves_a_blank_form_with_its_toggles_off(
     expect(page.locator("input[name='s0-km']")).to_have_value("")
     expect(safety).to_have_attribute("aria-pressed", "false")
     expect(page.locator("input[name='s0-safety-driving_ace']")).not_to_be_checked()
+
+
+def test_a_hand_kept_since_another_session_is_recorded_once(page: Page, live_server: str) -> None:
+    """The session that gave the form its CSRF token is gone by the time the hand can go (the
+    browser closed, the server restarted with another key): the hand goes with the current
+    session's token, never lost to the refusal of the old one."""
+    scoreboard = open_game(page, live_server, "New session")
+    open_form(page)
+    page.context.set_offline(True)
+    fill_hand(page, 300, 100)
+    expect(waiting(page)).to_contain_text("1 hand waiting")
+    names = {cookie["name"] for cookie in page.context.cookies()}
+    assert "session" in names and any(name.startswith("table_") for name in names)
+    page.context.clear_cookies(name="session")  # the table's own cookie stays
+
+    page.context.set_offline(False)
+    expect(page).to_have_url(scoreboard, timeout=RETRY)
+    expect_totals(page, "300", "100")
+    expect(page.locator("#queue")).to_be_hidden()
+    assert recorded_hands(page, scoreboard) == [(1, [300, 100])]
+
+
+SEND_TIMEOUT = 8_000
+"""How long the queue waits for the server's answer before it counts the server as out of reach
+(``TIMEOUT`` in the queue's script)."""
+
+
+def test_a_server_that_does_not_answer_leaves_the_hand_waiting(
+    page: Page, live_server: str
+) -> None:
+    """The laptop is on the Wi-Fi but does not answer: the hand is shown waiting after a few
+    seconds, not minutes, and Save is back for the next hand. This hand did reach the server:
+    its resend, once the server answers, records nothing twice."""
+    scoreboard = open_game(page, live_server, "No answer")
+    open_form(page)
+    reached: list[int] = []
+
+    def stall(route: Route) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        if not reached:
+            reached.append(route.fetch(max_redirects=0).status)
+        # ...and no answer ever reaches the phone: neither fulfilled nor aborted.
+
+    page.route("**/hands/new", stall)
+    fill_hand(page, 300, 100)
+    expect(waiting(page)).to_contain_text("1 hand waiting", timeout=SEND_TIMEOUT + 4_000)
+    expect(page.locator("input[name='s0-km']")).to_have_value("")  # ready for the next hand
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Hand 2")
+    expect(page.locator("form.hand-form [type=submit]")).to_be_enabled()
+    assert reached == [302]  # recorded; the phone does not know
+
+    page.unroute("**/hands/new", stall)
+    expect(page).to_have_url(scoreboard, timeout=RETRY + SEND_TIMEOUT)
+    expect_totals(page, "300", "100")
+    assert recorded_hands(page, scoreboard) == [(1, [300, 100])]
+
+
+@pytest.mark.parametrize(("choice", "after"), [("Record mine as hand 1", 1), ("Drop mine", 0)])
+def test_a_hand_refused_by_the_server_waits_for_the_persons_choice(
+    page: Page, live_server: str, choice: str, after: int
+) -> None:
+    """A queued hand the server refuses for another reason than the hand itself (here, a phone
+    that no longer holds the table's cookie: 404) is kept, with what the server said; it goes
+    again, or is dropped, only when the person says so."""
+    scoreboard = open_game(page, live_server, "Refused")
+    open_form(page)
+    page.context.set_offline(True)
+    fill_hand(page, 300, 100)
+    expect(waiting(page)).to_contain_text("1 hand waiting")
+    table = next(c for c in page.context.cookies() if c["name"].startswith("table_"))
+    page.context.clear_cookies(name=table["name"])
+
+    page.context.set_offline(False)
+    refusal = page.locator("#queue [role=alert]")
+    expect(refusal).to_contain_text("The hand was refused", timeout=RETRY)
+    expect(refusal).to_contain_text("This phone has not joined that table")
+    expect(waiting(page)).to_contain_text("1 hand waiting")  # still kept on the phone
+    save = page.locator("form.hand-form [type=submit]")
+    expect(save).to_be_disabled()
+
+    page.context.add_cookies([table])  # the phone joined the table again
+    refusal.get_by_role("button", name=choice).click()
+    if after:
+        expect(page).to_have_url(scoreboard, timeout=RETRY)
+        expect_totals(page, "300", "100")
+    else:
+        expect(page.locator("#queue")).to_be_hidden()
+        expect(save).to_be_enabled()
+        # The form's hand takes the number the dropped hand had.
+        expect(page.locator("form.hand-form input[name=number]")).to_have_value("1")
+    assert recorded_hands(page, scoreboard) == [(1, [300, 100])][:after]
+
+
+def test_a_version_that_cannot_be_read_is_said_in_words_not_pasted_as_a_page(
+    page: Page, phone: Callable[..., Page], live_server: str
+) -> None:
+    """The preview of the queued hand fails (an error page, scripts and all): the choice shows
+    what the server said in plain words; the page's scripts never run there (no second queue)."""
+    create_table(page, live_server, "Broken preview")
+    add_players(page, "Ann", "Bob")
+    share = page.locator("input.share-link").input_value()
+    start_two_player_game(page, "Ann", "Bob")
+    scoreboard = page.url
+    open_form(page)
+    page.context.set_offline(True)
+    fill_hand(page, 300, 100)
+    expect(waiting(page)).to_contain_text("1 hand waiting")
+
+    second = phone()
+    second.goto(share)
+    second.goto(scoreboard)
+    open_form(second)
+    fill_hand(second, 500, 200)
+    expect_totals(second, "500", "200")
+
+    error_page = (
+        "<!doctype html><title>Oops</title><h1>Internal Server Error</h1>"
+        "<p class='problem'>Something went wrong.</p><script>window.pasted = true</script>"
+    )
+    page.route(
+        "**/preview",
+        lambda route: route.fulfill(status=500, content_type="text/html", body=error_page),
+    )
+    page.context.set_offline(False)
+    conflict = page.locator("#queue [role=alert]")
+    expect(conflict).to_contain_text("Another phone recorded hand 1 meanwhile.", timeout=RETRY)
+    expect(conflict.locator(".yours")).to_contain_text(
+        "Internal Server Error – Something went wrong."
+    )
+    expect(conflict.locator(".yours h1, .yours title")).to_have_count(0)
+    expect(conflict.locator(".theirs [data-preview-total]")).to_have_text(["500", "200"])
+    assert page.evaluate("window.pasted") is None
+    expect(page.locator("#queue")).to_have_count(1)
+
+    conflict.get_by_role("button", name="Record mine as hand 2").click()
+    expect(page.locator("#queue")).to_be_hidden(timeout=RETRY)
+    assert recorded_hands(page, scoreboard) == [(1, [500, 200]), (2, [300, 100])]
