@@ -238,16 +238,7 @@
       part.append(h, breakdown);
       versions.append(part);
     }
-    const record = document.createElement("button");
-    record.type = "button";
-    record.className = "primary";
-    record.textContent = correction ? texts.keep_correction : say(texts.record_next, next);
-    const drop = document.createElement("button");
-    drop.type = "button";
-    drop.textContent = texts.drop;
-    const buttons = document.createElement("p");
-    buttons.className = "inline";
-    buttons.append(record, drop);
+    const [buttons, record, drop] = answers(correction ? texts.keep_correction : say(texts.record_next, next));
     choice.append(heading, buttons, versions); // the question and its answers first
     choice.hidden = false;
     section.hidden = false;
@@ -255,6 +246,23 @@
     choice.scrollIntoView({ block: "start" });
     record.addEventListener("click", () => resolve(hand, correction ? { etag: held ? held.dataset.etag : "" } : { number: next }, correction, next));
     drop.addEventListener("click", () => resolve(hand, null, correction, next));
+  }
+
+  // The two answers a person gives to a kept hand: send it (as ``label`` says), or drop it.
+  function answers(label) {
+    const button = (text, primary) => {
+      const element = document.createElement("button");
+      element.type = "button";
+      element.textContent = text;
+      if (primary) element.className = "primary";
+      return element;
+    };
+    const send = button(label, true);
+    const drop = button(texts.drop, false);
+    const line = document.createElement("p");
+    line.className = "inline";
+    line.append(send, drop);
+    return [line, send, drop];
   }
 
   // The choice made: the hand again under the next number (or over the current version), or
@@ -294,16 +302,7 @@
     const said = document.createElement("p");
     said.className = "problem";
     said.textContent = await serverSays(response);
-    const retry = document.createElement("button");
-    retry.type = "button";
-    retry.className = "primary";
-    retry.textContent = correction ? texts.keep_correction : say(texts.record_next, number);
-    const drop = document.createElement("button");
-    drop.type = "button";
-    drop.textContent = texts.drop;
-    const buttons = document.createElement("p");
-    buttons.className = "inline";
-    buttons.append(retry, drop);
+    const [buttons, retry, drop] = answers(correction ? texts.keep_correction : say(texts.record_next, number));
     choice.replaceChildren(heading, said, buttons);
     choice.hidden = false;
     section.hidden = false;
