@@ -20,16 +20,10 @@ bp = Blueprint("install", __name__)
 
 THEME_COLOUR = "#c81d25"  # the stylesheet's --accent
 BACKGROUND_COLOUR = "#fbfaf7"  # the stylesheet's --bg
-SHELL = (
-    "app.css",
-    "app.js",
-    "queue.js",
-    "hand_form.js",
-    "icons/icon.svg",
-    "icons/icon-192.png",
-)
+SHELL = ("app.css", "app.js", "icons/icon.svg")
 """Static files the service worker keeps from its installation on (with the start page and the
-offline page), so an app opened offline has its looks and its scripts."""
+offline page), so an app opened offline has its looks; a screen's own scripts (the hand form's,
+the queue's) are kept the first time that screen is opened, with the page itself."""
 ICONS = (
     ("icons/icon.svg", "any", "image/svg+xml", "any"),
     ("icons/icon-192.png", "192x192", "image/png", "any"),
@@ -82,6 +76,7 @@ def service_worker() -> Response:
     config = {
         "version": version,
         "shell": shell,
+        "static": url_for("static", filename=""),
         "start": url_for("pages.tables.home"),
         "offline": url_for("pages.install.offline"),
     }

@@ -39,14 +39,18 @@ const keeps = (url) =>
   !/\/virtual\/|\.csv$/.test(url.pathname) &&
   !url.searchParams.has("token");
 
-const shell = (url) => url.origin === location.origin && CONFIG.shell.includes(url.pathname + url.search);
+// A static file under its content-naming address (``?v=``) never changes: the copy kept is it.
+// The shell is kept at installation; any other (a page's own script) the first time a page uses it,
+// so a phone pays for a screen's scripts only once it opens that screen.
+const lasting = (url) =>
+  url.origin === location.origin && url.pathname.startsWith(CONFIG.static) && url.searchParams.has("v");
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") return;
   const url = new URL(request.url);
-  if (shell(url)) {
-    event.respondWith(caches.match(request).then((kept) => kept || fetch(request)));
+  if (lasting(url)) {
+    event.respondWith(keptOrFetched(request));
   } else if (request.mode === "navigate" && keeps(url)) {
     const answer = networkFirst(request);
     event.respondWith(answer);
@@ -70,4 +74,15 @@ async function networkFirst(request) {
   } catch (offline) {
     return (await cache.match(request)) || (await caches.match(CONFIG.offline)) || Response.error();
   }
+}
+
+async function keptOrFetched(request) {
+  const kept = await caches.match(request);
+  if (kept) return kept;
+  const response = await fetch(request);
+  if (response.status === 200) {
+    const cache = await caches.open(CACHE);
+    await cache.put(request, response.clone());
+  }
+  return response;
 }

@@ -137,6 +137,8 @@ def test_the_service_worker_serves_the_pages_once_offline(page: Page, live_serve
     open_form(page)
     expect(page.locator("form.hand-form input[name=number]")).to_have_value("2")
     expect(page.get_by_role("heading", level=1)).to_contain_text("Hand 2")
+    # Its script too, kept with it: the chips and toggles of the form, not the bare one.
+    expect(page.get_by_role("button", name="Ann: add 50 km")).to_be_visible()
     page.goto(live_server + "/")
     expect(page.get_by_role("link", name="Cached")).to_be_visible()
     page.goto(scoreboard.rsplit("/games/", 1)[0] + "/history")  # never opened: the offline page
