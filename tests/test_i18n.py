@@ -24,7 +24,7 @@ from scorekeeper.errors import PAGE_TITLES
 from scorekeeper.i18n import DATA_WORDS, gettext
 from scorekeeper.models import GameStatus
 from scorekeeper.virtual import COMPUTERS
-from tests.api.conftest import create_table
+from tests.api.conftest import TableAccess, create_table
 
 ROOT = Path(__file__).resolve().parent.parent
 FRENCH_PO = TRANSLATIONS / "fr" / "LC_MESSAGES" / "messages.po"
@@ -177,13 +177,19 @@ def finished_game(sqlite_app: Flask) -> tuple[FlaskClient, int, int]:
     table's cookie, the table and the game."""
     client = sqlite_app.test_client()
     table = create_table(client, "Club")
+    game_id, _ = play_a_game(table)
+    client.set_cookie(f"table_{table.id}", table.token)
+    return client, table.id, game_id
+
+
+def play_a_game(table: TableAccess) -> tuple[int, list[int]]:
+    """Ann beats Bob 6,400 to 1,050 in three hands at ``table``: the game's id, and theirs."""
     ann, bob = table.add_players("Ann", "Bob")
     game = table.start_game(2, [[ann], [bob]])
     for name in ("hand-1.json", "hand-1.json", "hand-2.json"):
         hand = json.loads((EXAMPLES / name).read_text())
         assert table.post(f"/games/{game['id']}/hands", hand).status_code == 201
-    client.set_cookie(f"table_{table.id}", table.token)
-    return client, table.id, game["id"]
+    return int(game["id"]), [ann, bob]
 
 
 def cells(html: str) -> list[str]:
@@ -249,12 +255,8 @@ def test_the_statistics_count_the_games_their_win_rate_counts(sqlite_app: Flask)
     games, those the win rate is taken over (1 of 1 is 100%, never "played 2, won 1, 100%")."""
     client = sqlite_app.test_client()
     table = create_table(client, "Club")
-    ann, bob = table.add_players("Ann", "Bob")
-    finished = table.start_game(2, [[ann], [bob]])
-    for name in ("hand-1.json", "hand-1.json", "hand-2.json"):
-        hand = json.loads((EXAMPLES / name).read_text())
-        assert table.post(f"/games/{finished['id']}/hands", hand).status_code == 201
-    table.start_game(2, [[ann], [bob]])  # the next game, not played yet
+    _, players = play_a_game(table)
+    table.start_game(2, [[player] for player in players])  # the next game, not played yet
     client.set_cookie(f"table_{table.id}", table.token)
     page = client.get(f"/t/{table.id}/history", headers={"Accept-Language": "en"}).text
     assert "<th>finished</th><th>won</th><th>win rate</th>" in page
