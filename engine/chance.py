@@ -14,10 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.cards import Card
+from engine.codes import NO_CARD, SPEED_LIMIT
 from engine.tableau import Tableau
-
-_SPEED_LIMIT = Card.SPEED_LIMIT
 
 NOTHING_FRESH = (0, 0)
 
@@ -34,8 +32,8 @@ class Chance:
     """The seat whose turn begins if every seat asked lets the chance go."""
 
 
-def answerable(tableau: Tableau, fresh: tuple[int, int]) -> tuple[Card, ...]:
-    """The hazards showing on ``tableau`` that a coup-fourré may still answer.
+def answerable(tableau: Tableau, fresh: tuple[int, int]) -> tuple[int, ...]:
+    """The hazards (codes) showing on ``tableau`` that a coup-fourré may still answer.
 
     ``fresh`` counts the cards on top of the battle and speed piles played since the chance
     opened: under ``until_next_draw`` the hazard just played, under ``victims_next_turn`` every
@@ -43,11 +41,13 @@ def answerable(tableau: Tableau, fresh: tuple[int, int]) -> tuple[Card, ...]:
     once a coup-fourré uncovers it (§12). Only a pile's top card can be answered.
     """
     fresh_battle, fresh_speed = fresh
-    hazards: tuple[Card, ...] = ()
-    if fresh_battle and tableau.hazard_showing is not None:
-        hazards = (tableau.hazard_showing,)
+    hazards: tuple[int, ...] = ()
+    if fresh_battle:
+        showing = tableau.hazard_showing
+        if showing != NO_CARD:
+            hazards = (showing,)
     if fresh_speed and tableau.limited:
-        hazards += (_SPEED_LIMIT,)
+        hazards += (SPEED_LIMIT,)
     return hazards
 
 

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from random import Random
 from typing import Any
 
-from engine.cards import Card
+from engine.codes import CARDS, deck_of
 from engine.errors import IllegalMove, InvalidRecord
 from engine.moves import Move, move_from_dict
 from engine.players import ComputerPlayer
@@ -18,7 +18,8 @@ from engine.report import HandReport
 from engine.rules import Rules, UnknownVariant, UnsupportedPlayerCount
 from engine.scoring import HandScore
 from engine.sheet import GameStatus, ScoreSheet
-from engine.state import HandState
+from engine.shuffle import shuffle
+from engine.state import HandState, Phase
 from engine.view import seat_view
 
 RECORD_VERSION = 1
@@ -46,7 +47,8 @@ class Game:
             rules, names or [f"{word} {chr(ord('A') + side)}" for side in range(rules.sides)]
         )
         self.dealer = 0
-        self.decks: list[list[Card]] = []
+        self.decks: list[list[int]] = []
+        """Each hand's deck as dealt, in card codes (top card last)."""
         self.moves: list[list[tuple[int, Move]]] = []
         """Each hand's moves as (seat, move): the hand's own event log."""
         self.reports: list[HandReport] = []
@@ -55,8 +57,8 @@ class Game:
         self.hand = self._deal()
 
     def _deal(self) -> HandState:
-        deck = list(self.rules.deck.elements())
-        self.rng.shuffle(deck)
+        deck = list(deck_of(self.rules))
+        shuffle(self.rng, deck)
         self.decks.append(deck[:])
         hand = HandState(self.rules, deck, self.dealer, private_chances=self.private_chances)
         self.moves.append(hand.events)
@@ -105,9 +107,18 @@ class Game:
         if self.over:
             raise IllegalMove("The game is over (RULES.md §10).")
         seat = self.hand.to_act if seat is None else seat
-        self.hand.apply(move, seat)
+        self.hand.check(move, seat)
+        return self.apply_legal(move, seat)
+
+    def apply_legal(self, move: Move, seat: int) -> HandScore | None:
+        """:meth:`apply` for a move taken from the seat's legal moves now: not checked again."""
+        self.hand.apply_legal(move, seat)
         if not self.hand.over:
             return None
+        return self._hand_over()
+
+    def _hand_over(self) -> HandScore:
+        """Score the hand just ended and deal the next one, unless the game is over."""
         report = self.hand.report(self.sheet.names)
         score = self.sheet.record(report)
         self.reports.append(report)
@@ -121,8 +132,12 @@ class Game:
         """Let computer players (one per seat) play to the end of the game, or ``hands`` hands."""
         target = None if hands is None else len(self.sheet.hands) + hands
         while not self.over and (target is None or len(self.sheet.hands) < target):
-            seat = self.hand.to_act
-            self.apply(players[seat].choose(seat_view(self.hand, seat)), seat)
+            hand = self.hand
+            views = [seat_view(hand, seat) for seat in range(self.rules.players)]
+            while hand.phase is not Phase.OVER:  # a view is a window: one per seat and hand
+                seat = hand.to_act
+                hand.apply_legal(players[seat].choose(views[seat]), seat)
+            self._hand_over()
 
     def to_dict(self) -> dict[str, Any]:
         """The game as JSON: rules, seed, every hand's deck and moves, and each finished hand's
@@ -140,7 +155,7 @@ class Game:
             "names": list(self.sheet.names),
             "hands": [
                 {
-                    "deck": [str(card) for card in deck],
+                    "deck": [CARDS[code].value for code in deck],
                     "moves": [{"seat": seat, **move.to_dict()} for seat, move in moves],
                     **(finished[number] if number < len(finished) else {}),
                 }
@@ -162,7 +177,7 @@ class Game:
                 private_chances=record.get("private_chances") is True,
             )
             for number, hand in enumerate(record["hands"]):
-                if [str(card) for card in game.decks[-1]] != list(hand["deck"]):
+                if [CARDS[code].value for code in game.decks[-1]] != list(hand["deck"]):
                     raise InvalidRecord(f"hand {number + 1} was not dealt from this seed")
                 for move in hand["moves"]:
                     game.apply(move_from_dict(move), int(move["seat"]))

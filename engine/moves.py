@@ -6,10 +6,11 @@ is its seed plus its list of moves.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.cards import Card
+from engine.codes import CARDS, CODE
 from engine.errors import InvalidRecord
 
 
@@ -19,6 +20,11 @@ class Play:
 
     card: Card
     target: int | None = None
+    code: int = field(init=False, repr=False, compare=False)
+    """The card's code (:mod:`engine.codes`), what the hot path reads."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "code", CODE[self.card])
 
     def to_dict(self) -> dict[str, Any]:
         wire: dict[str, Any] = {"move": "play", "card": str(self.card)}
@@ -32,6 +38,10 @@ class Discard:
     """Put ``card`` face up on the discard pile (always allowed; RULES.md §4)."""
 
     card: Card
+    code: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "code", CODE[self.card])
 
     def to_dict(self) -> dict[str, Any]:
         return {"move": "discard", "card": str(self.card)}
@@ -42,6 +52,10 @@ class CoupFourre:
     """Lay ``card``, the safety matching the hazard just played on the own side (RULES.md §6)."""
 
     card: Card
+    code: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "code", CODE[self.card])
 
     def to_dict(self) -> dict[str, Any]:
         return {"move": "coup_fourre", "card": str(self.card)}
@@ -84,6 +98,17 @@ PLAYS: dict[tuple[Card, int | None], Play] = {
 at most three)."""
 DISCARDS: dict[Card, Discard] = {card: Discard(card) for card in Card}
 COUP_FOURRES: dict[Card, CoupFourre] = {card: CoupFourre(card) for card in Card}
+
+OWN_PLAY: tuple[Play, ...] = tuple(PLAYS[card, None] for card in CARDS)
+"""The same shared moves indexed by card code, for the hot path: a play on the own tableau,"""
+HAZARD_PLAY: tuple[tuple[Play, ...], ...] = tuple(
+    tuple(PLAYS[card, side] for side in (0, 1, 2)) for card in CARDS
+)
+"""a card played on side ``[code][side]``,"""
+DISCARD: tuple[Discard, ...] = tuple(DISCARDS[card] for card in CARDS)
+"""a discard,"""
+COUP_FOURRE: tuple[CoupFourre, ...] = tuple(COUP_FOURRES[card] for card in CARDS)
+"""and a coup-fourré."""
 
 
 def move_from_dict(data: dict[str, Any]) -> Move:

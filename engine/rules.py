@@ -248,11 +248,14 @@ class Rules:
         return 2
 
     @property
+    def reduced_deck(self) -> bool:
+        """Whether one of each hazard is set aside: with 2 or 3 seated, by default (§1)."""
+        return self.players <= 3 and self.deck_variant is Deck.REDUCED
+
+    @property
     def deck(self) -> Counter[Card]:
         """The cards shuffled for a hand: 101 with 2 or 3 seated, 106 otherwise (§1)."""
-        if self.players <= 3 and self.deck_variant is Deck.REDUCED:
-            return Counter(REDUCED_DECK)
-        return Counter(FULL_DECK)
+        return Counter(REDUCED_DECK if self.reduced_deck else FULL_DECK)
 
 
 VARIANT_KEYS: dict[str, str] = {

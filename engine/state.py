@@ -1,12 +1,17 @@
 """One hand played by the rules: deal, turns, legal moves, coups-fourrés, the extension, the end.
 
-The state machine of RULES.md §2–§8. A seat asks for :meth:`HandState.legal_moves`, chooses one and
-:meth:`HandState.apply` checks it (an illegal move raises :class:`IllegalMove` naming the rule),
-changes the state and logs an event. Drawing is not a decision, so the engine draws for the seat
-whose turn begins. A coup-fourré chance is a phase of the rules in which the seats asked answer
-one after another, never a clock (§6; who is asked: :mod:`engine.chance`). A safety clears every
-hazard its side is protected against (§5a, :meth:`engine.tableau.Tableau.lay_safety`). ``copy``
-is shallow per container: cheap enough for search players.
+The state machine of RULES.md §2–§8. A seat asks for :meth:`HandState.legal_moves`, chooses one
+and :meth:`HandState.apply` checks it (an illegal move raises :class:`IllegalMove` naming the
+rule, :mod:`engine.refusals`), changes the state and logs an event; a move taken from the legal
+list itself goes through :meth:`HandState.apply_legal`, which does not check it a second time.
+Drawing is not a decision, so the engine draws for the seat whose turn begins. A coup-fourré
+chance is a phase of the rules in which the seats asked answer one after another, never a clock
+(§6; who is asked: :mod:`engine.chance`). A safety clears every hazard its side is protected
+against (§5a, :meth:`engine.tableau.Tableau.lay_safety`). ``copy`` is shallow per container:
+cheap enough for search players.
+
+Cards are codes and tableaux keep their legal plays as masks (:mod:`engine.codes`,
+:mod:`engine.tableau`): a legal move is a bit test, the hot path of every computer player.
 """
 
 from __future__ import annotations
@@ -14,18 +19,36 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import StrEnum
 from random import Random
-from typing import NamedTuple
 
-from engine.cards import Card, CardKind, safety_for
 from engine.chance import NOTHING_FRESH, Chance, after_clearing, answerable, seats_to_ask
+from engine.codes import (
+    ANSWERS,
+    CARDS,
+    COUNT,
+    DISTANCE,
+    DISTANCE_200,
+    END_OF_LIMIT,
+    HAZARD,
+    HAZARDS,
+    KIND,
+    KM,
+    NO_CARD,
+    SAFETIES,
+    SAFETY,
+    SAFETY_FOR,
+    SPEED_LIMIT,
+    counts_of,
+    deck_of,
+)
 from engine.errors import IllegalMove
 from engine.moves import (
     CALL,
-    COUP_FOURRES,
+    COUP_FOURRE,
     DECLINE,
-    DISCARDS,
+    DISCARD,
+    HAZARD_PLAY,
+    OWN_PLAY,
     PASS,
-    PLAYS,
     CallExtension,
     CoupFourre,
     DeclineExtension,
@@ -34,42 +57,22 @@ from engine.moves import (
     PassCoupFourre,
     Play,
 )
+from engine.refusals import refusal
 from engine.report import HandReport, SideReport
 from engine.rules import (
     CoupFourreWindow,
     DiscardSafeties,
     ExhaustionEnd,
-    Hazards,
     Rules,
     SafetyAfterExhaustion,
-    SpeedLimitOnLimit,
     TwoHundredsLimit,
 )
+from engine.shuffle import shuffle
 from engine.tableau import Tableau
 
 HAND_SIZE = 6
-_ROLL = Card.ROLL
-_STOP = Card.STOP
-_SPEED_LIMIT = Card.SPEED_LIMIT
-_END_OF_LIMIT = Card.END_OF_LIMIT
-_DISTANCE_200 = Card.DISTANCE_200
-_LIMITED_DISTANCE = frozenset({Card.DISTANCE_25, Card.DISTANCE_50})
-_REMEDIES_BEFORE_ROLL = frozenset({Card.REPAIRS, Card.GASOLINE, Card.SPARE_TIRE})
-_HAZARD = CardKind.HAZARD
-_SAFETY = CardKind.SAFETY
-_DISTANCE = CardKind.DISTANCE
-_CURES = {card: next(iter(card.answers)) for card in Card if card.kind is CardKind.REMEDY}
-
-
-class _Road(NamedTuple):
-    """What a side's own tableau allows, read once per decision."""
-
-    tableau: Tableau
-    rolling: bool
-    limited: bool
-    room: int
-    """Kilometres left before the target in force."""
-    two_hundreds_left: bool
+_ALL_CARDS = (1 << COUNT) - 1
+_DISTANCE_CODES = tuple(code for code, km in enumerate(KM) if km)
 
 
 class Phase(StrEnum):
@@ -86,7 +89,10 @@ class Phase(StrEnum):
 
 
 class HandState:
-    """The whole truth of a hand, every seat's cards included (seats see a :class:`SeatView`)."""
+    """The whole truth of a hand, every seat's cards included (seats see a :class:`SeatView`).
+
+    Hands, piles and tableaux hold card codes (:mod:`engine.codes`).
+    """
 
     __slots__ = (
         "rules",
@@ -107,17 +113,27 @@ class HandState:
         "completer",
         "delayed_action",
         "events",
+        "face_up",
+        "deck_counts",
+        "_until_next_draw",
+        "_no_extra_turn",
+        "_no_playable_ends",
+        "_discardable",
+        "_per_player_200",
+        "_opponents",
+        "_legal",
     )
 
     def __init__(
         self,
         rules: Rules,
-        deck: Sequence[Card],
+        deck: Sequence[int],
         dealer: int = 0,
         *,
         private_chances: bool = False,
     ) -> None:
-        """Deal ``deck`` (top card last) from ``dealer``: six each, one at a time, clockwise.
+        """Deal ``deck`` (card codes, top card last) from ``dealer``: six each, one at a time,
+        clockwise. An empty ``deck`` leaves the hand undealt (what :meth:`copy` fills in).
 
         With ``private_chances`` every coup-fourré chance asks every seat of the attacked side,
         holder of the safety or not (see :mod:`engine.chance`).
@@ -127,10 +143,11 @@ class HandState:
         self.players = players
         self.sides = rules.sides
         self.dealer = dealer
-        self.hands: list[list[Card]] = [[] for _ in range(players)]
-        self.draw_pile: list[Card] = list(deck)
-        self.discards: list[Card] = []
-        self.tableaux: list[Tableau] = [Tableau() for _ in range(self.sides)]
+        self.hands: list[list[int]] = [[] for _ in range(players)]
+        self.draw_pile: list[int] = list(deck)
+        self.discards: list[int] = []
+        target = rules.base_target
+        self.tableaux: list[Tableau] = [Tableau(rules, target) for _ in range(self.sides)]
         self.phase = Phase.PLAY
         self.to_act = 0
         self.turn = 0
@@ -145,6 +162,24 @@ class HandState:
         self.delayed_action = False
         self.events: list[tuple[int, Move]] = []
         """Every move of the hand, in order, as (seat, move)."""
+        self.face_up: list[int] = [0] * COUNT
+        """Cards laid face up so far (tableaux and discards), by code: what every seat has seen,
+        kept as the hand goes so a seat's unseen cards are a subtraction, not a count."""
+        self.deck_counts = counts_of(rules)
+        self._until_next_draw = rules.coup_fourre_window is CoupFourreWindow.UNTIL_NEXT_DRAW
+        self._no_extra_turn = rules.safety_after_exhaustion is SafetyAfterExhaustion.NO_EXTRA_TURN
+        self._no_playable_ends = rules.exhaustion_end is ExhaustionEnd.NO_PLAYABLE
+        forbidden = rules.discard_safeties is DiscardSafeties.FORBIDDEN
+        self._discardable = _ALL_CARDS & ~SAFETIES if forbidden else _ALL_CARDS
+        self._per_player_200 = rules.two_hundreds_limit is TwoHundredsLimit.PLAYER
+        sides = self.sides
+        self._opponents = tuple(
+            tuple(other for other in range(sides) if other != side) for side in range(sides)
+        )
+        self._legal: tuple[Move, ...] | None = None
+        """The legal moves of the seat to act, once asked for, until the next move."""
+        if not deck:
+            return
         for _ in range(HAND_SIZE):
             for offset in range(1, players + 1):
                 self.hands[(dealer + offset) % players].append(self.draw_pile.pop())
@@ -155,17 +190,13 @@ class HandState:
         cls, rules: Rules, rng: Random, dealer: int = 0, *, private_chances: bool = False
     ) -> HandState:
         """A new hand dealt from the rules' deck shuffled by ``rng``."""
-        deck = list(rules.deck.elements())
-        rng.shuffle(deck)
+        deck = list(deck_of(rules))
+        shuffle(rng, deck)
         return cls(rules, deck, dealer, private_chances=private_chances)
 
     def copy(self) -> HandState:
         """An independent copy, without the event log (search players only need the state)."""
-        twin = HandState.__new__(HandState)
-        twin.rules = self.rules
-        twin.players = self.players
-        twin.sides = self.sides
-        twin.dealer = self.dealer
+        twin = HandState(self.rules, (), self.dealer, private_chances=self.private_chances)
         twin.hands = [hand[:] for hand in self.hands]
         twin.draw_pile = self.draw_pile[:]
         twin.discards = self.discards[:]
@@ -173,14 +204,20 @@ class HandState:
         twin.phase = self.phase
         twin.to_act = self.to_act
         twin.turn = self.turn
-        twin.private_chances = self.private_chances
         twin.chance = self.chance
         twin.fresh = self.fresh[:]
         twin.extension_caller = self.extension_caller
         twin.completer = self.completer
         twin.delayed_action = self.delayed_action
-        twin.events = []
+        twin.face_up = self.face_up[:]
         return twin
+
+    def refresh(self) -> None:
+        """Work out again what the tableaux allow, after hands or piles were set by hand (a
+        position built for a test or an example), and forget the legal moves known."""
+        for tableau in self.tableaux:
+            tableau.refresh()
+        self._legal = None
 
     # -- what is true now ----------------------------------------------------------------------
 
@@ -192,11 +229,12 @@ class HandState:
         return seat % self.sides
 
     @property
-    def chance_hazards(self) -> tuple[Card, ...]:
-        """The hazards the open coup-fourré chance may answer (none outside a chance)."""
-        if self.chance is None:
+    def chance_hazards(self) -> tuple[int, ...]:
+        """The hazards (codes) the open coup-fourré chance may answer (none outside one)."""
+        chance = self.chance
+        if chance is None:
             return ()
-        side = self.chance.side
+        side = chance.side
         return answerable(self.tableaux[side], self.fresh[side])
 
     @property
@@ -204,158 +242,119 @@ class HandState:
         """The target in force: 1,000 (or 1,200) once an extension is called."""
         return self.rules.target(extended=self.extension_caller is not None)
 
-    def legal_moves(self, seat: int | None = None) -> list[Move]:
+    def unseen(self, seat: int, card: int) -> int:
+        """How many ``card`` ``seat`` has not seen: in the other hands and the draw pile."""
+        return self.deck_counts[card] - self.face_up[card] - self.hands[seat].count(card)
+
+    def legal_moves(self, seat: int | None = None) -> tuple[Move, ...]:
         """Every legal move of ``seat`` (by default the seat to act); empty if it is not to act.
 
-        The hot path of every computer player: the own tableau's state is read once, and the
-        moves are shared instances, not new objects.
+        The hot path of every computer player: a bit test per card in hand, the moves shared
+        instances, and the answer kept until the next move.
         """
+        to_act = self.to_act
+        if seat is not None and seat != to_act:
+            return ()
+        legal = self._legal
+        if legal is None:
+            phase = self.phase
+            if phase is Phase.PLAY:
+                legal = self._plays(to_act)
+            elif phase is Phase.COUP_FOURRE:
+                legal = self._answers(to_act)
+            elif phase is Phase.EXTENSION:
+                legal = (CALL, DECLINE)
+            else:
+                legal = ()
+            self._legal = legal
+        return legal
+
+    def _answers(self, seat: int) -> tuple[Move, ...]:
+        """The coups-fourrés ``seat`` may declare, and letting the chance go."""
+        hand = self.hands[seat]
+        moves: list[Move] = []
+        for hazard in self.chance_hazards:
+            safety = SAFETY_FOR[hazard]
+            if safety in hand and COUP_FOURRE[safety] not in moves:
+                moves.append(COUP_FOURRE[safety])
+        moves.append(PASS)
+        return tuple(moves)
+
+    def _plays(self, seat: int) -> tuple[Move, ...]:
+        """The plays and discards of ``seat``, in the order of its hand (each card once)."""
+        own = seat % self.sides
+        tableaux = self.tableaux
+        opponents = self._opponents[own]
+        plays = self._own_plays(seat)
+        discardable = self._discardable
+        moves: list[Move] = []
+        append = moves.append
+        seen = 0
+        for code in self.hands[seat]:
+            bit = 1 << code
+            if seen & bit:
+                continue
+            seen |= bit
+            if HAZARDS & bit:
+                for side in opponents:
+                    if tableaux[side].open_to & bit:
+                        append(HAZARD_PLAY[code][side])
+            elif plays & bit:
+                append(OWN_PLAY[code])
+            if discardable & bit:
+                append(DISCARD[code])
+        return tuple(moves)
+
+    def _own_plays(self, seat: int) -> int:
+        """The cards ``seat`` may lay on its own tableau, as a mask."""
+        tableau = self.tableaux[seat % self.sides]
+        plays = tableau.own_plays
+        if (
+            self._per_player_200
+            and plays >> DISTANCE_200 & 1
+            and tableau.two_hundreds_by_seat.get(seat, 0) >= 2
+        ):
+            plays &= ~(1 << DISTANCE_200)
+        return plays
+
+    def is_legal(self, move: Move, seat: int | None = None) -> bool:
+        """Whether ``seat`` (by default the seat to act) may make ``move`` now."""
         if seat is None:
             seat = self.to_act
         phase = self.phase
         if phase is Phase.OVER or seat != self.to_act:
-            return []
-        if phase is Phase.COUP_FOURRE:
-            hand = self.hands[seat]
-            safeties = dict.fromkeys(safety_for(hazard) for hazard in self.chance_hazards)
-            return [*(COUP_FOURRES[safety] for safety in safeties if safety in hand), PASS]
-        if phase is Phase.EXTENSION:
-            return [CALL, DECLINE]
-        moves: list[Move] = []
-        own = seat % self.sides
-        road = self._road(seat)
-        may_discard_safeties = self.rules.discard_safeties is DiscardSafeties.ALLOWED
-        for card in dict.fromkeys(self.hands[seat]):
-            kind = card.kind
-            if kind is _HAZARD:
-                for side in range(self.sides):
-                    if side != own and self._hazard_problem(card, side) is None:
-                        moves.append(PLAYS[card, side])
-            elif self._play_problem(card, road) is None:
-                moves.append(PLAYS[card, None])
-            if kind is not _SAFETY or may_discard_safeties:
-                moves.append(DISCARDS[card])
-        return moves
-
-    def is_legal(self, move: Move, seat: int | None = None) -> bool:
-        try:
-            self.check(move, seat)
-        except IllegalMove:
             return False
-        return True
+        if phase is Phase.COUP_FOURRE:
+            return isinstance(move, PassCoupFourre) or (
+                isinstance(move, CoupFourre) and move in self.legal_moves(seat)
+            )
+        if phase is Phase.EXTENSION:
+            return isinstance(move, CallExtension | DeclineExtension)
+        if not isinstance(move, Play | Discard):
+            return False
+        code = move.code
+        if code not in self.hands[seat]:
+            return False
+        bit = 1 << code
+        if isinstance(move, Discard):
+            return bool(self._discardable & bit)
+        own = seat % self.sides
+        target = move.target
+        if HAZARDS & bit:
+            return (
+                target is not None
+                and 0 <= target < self.sides
+                and target != own
+                and bool(self.tableaux[target].open_to & bit)
+            )
+        return (target is None or target == own) and bool(self._own_plays(seat) & bit)
 
     def check(self, move: Move, seat: int | None = None) -> None:
         """Raise :class:`IllegalMove` naming the rule if ``move`` is not legal for ``seat``."""
         if seat is None:
             seat = self.to_act
-        if self.phase is Phase.OVER:
-            raise IllegalMove("The hand is over (RULES.md §8).")
-        if seat != self.to_act:
-            raise IllegalMove(f"Seat {seat} may not act now: it is seat {self.to_act}'s move.")
-        if self.phase is Phase.COUP_FOURRE:
-            if isinstance(move, PassCoupFourre):
-                return
-            if isinstance(move, CoupFourre) and move in self.legal_moves(seat):
-                return
-            raise IllegalMove(
-                f"Seat {seat} may only declare the coup-fourré or pass now (RULES.md §6)."
-            )
-        if self.phase is Phase.EXTENSION:
-            if isinstance(move, CallExtension | DeclineExtension):
-                return
-            raise IllegalMove(f"Seat {seat} must say whether to extend the hand (RULES.md §7).")
-        if not isinstance(move, Play | Discard):
-            raise IllegalMove(f"Seat {seat} must play or discard a card (RULES.md §4).")
-        card = move.card
-        if card not in self.hands[seat]:
-            raise IllegalMove(f"Seat {seat} does not hold {card}.")
-        if isinstance(move, Discard):
-            problem = self._discard_problem(card)
-        elif card.kind is _HAZARD:
-            if move.target is None or not 0 <= move.target < self.sides:
-                problem = f"{card} must be played on an opponent side (RULES.md §2)."
-            elif move.target == self.side_of(seat):
-                problem = f"{card} cannot be played on the own side (RULES.md §2)."
-            else:
-                problem = self._hazard_problem(card, move.target)
-        elif move.target is not None and move.target != self.side_of(seat):
-            problem = f"{card} goes on the own tableau (RULES.md §5)."
-        else:
-            problem = self._play_problem(card, self._road(seat))
-        if problem is not None:
-            raise IllegalMove(f"Seat {seat}: {problem}")
-
-    # -- the rules of §5 -----------------------------------------------------------------------
-
-    def _discard_problem(self, card: Card) -> str | None:
-        if card.kind is _SAFETY and self.rules.discard_safeties is DiscardSafeties.FORBIDDEN:
-            return "safeties may not be discarded under discard_safeties: forbidden (§12)."
-        return None
-
-    def _road(self, seat: int) -> _Road:
-        """What the own tableau of ``seat`` allows now, read once for every card in hand."""
-        tableau = self.tableaux[seat % self.sides]
-        if self.rules.two_hundreds_limit is TwoHundredsLimit.PLAYER:
-            two_hundreds = tableau.two_hundreds_by_seat.get(seat, 0)
-        else:
-            two_hundreds = tableau.cards[200]
-        return _Road(
-            tableau,
-            tableau.rolling(self.rules),
-            tableau.limited,
-            self.target - tableau.distance,
-            two_hundreds < 2,
-        )
-
-    def _play_problem(self, card: Card, road: _Road) -> str | None:
-        """Why ``card`` cannot go on the own tableau now (None if it can)."""
-        kind = card.kind
-        if kind is _SAFETY:
-            return None
-        tableau = road.tableau
-        if kind is _DISTANCE:
-            if not road.rolling:
-                return f"distance needs the side rolling (a Roll showing) (§5); {card} refused."
-            if road.limited and card not in _LIMITED_DISTANCE:
-                return f"under a Speed Limit only 25 and 50 may be played (§5); {card} refused."
-            if card is _DISTANCE_200 and not road.two_hundreds_left:
-                return "at most two 200 km cards per side in a hand (§5)."
-            if card.value_km > road.room:
-                return (
-                    f"{card} would take the side to {tableau.distance + card.value_km} km, past "
-                    f"the target of {self.target} (§5)."
-                )
-            return None
-        if card is _ROLL:
-            battle = tableau.battle
-            top = battle[-1] if battle else None
-            if top is None or top is _STOP or top in _REMEDIES_BEFORE_ROLL:
-                return None
-            return f"Roll goes on an empty pile, a Stop or a remedy, not on {top} (§5)."
-        if card is _END_OF_LIMIT:
-            if road.limited:
-                return None
-            return "End of Limit needs a Speed Limit showing (§5)."
-        hazard = _CURES[card]
-        if tableau.hazard_showing is hazard:
-            return None
-        return f"{card} cures {hazard}, which is not showing on the battle pile (§5)."
-
-    def _hazard_problem(self, hazard: Card, side: int) -> str | None:
-        """Why ``hazard`` cannot be played on ``side`` now (None if it can)."""
-        tableau = self.tableaux[side]
-        if tableau.protected(hazard):
-            return f"side {side} is protected against {hazard} by a safety (§5)."
-        if hazard is _SPEED_LIMIT:
-            if tableau.limited and self.rules.speed_limit_on_limit is SpeedLimitOnLimit.FORBIDDEN:
-                return f"side {side} is already limited (§5)."
-            return None
-        rolling = tableau.rolling(self.rules)
-        if self.rules.hazards is Hazards.ON_ROLLING:
-            return None if rolling else f"side {side} is not rolling (hazards: on_rolling, §12)."
-        if tableau.battle_empty and not rolling:
-            return f"side {side}'s battle pile is empty: only a Speed Limit may start a hand (§5)."
-        return None
+        if not self.is_legal(move, seat):
+            raise IllegalMove(refusal(self, move, seat))
 
     # -- moves ---------------------------------------------------------------------------------
 
@@ -364,85 +363,89 @@ class HandState:
         if seat is None:
             seat = self.to_act
         self.check(move, seat)
+        self.apply_legal(move, seat)
+
+    def apply_legal(self, move: Move, seat: int) -> None:
+        """Play ``move``, taken from this state's :meth:`legal_moves` for ``seat``, unchecked."""
+        self._legal = None
         self.events.append((seat, move))
         if isinstance(move, Play):
-            self._play(seat, move)
+            self._play(seat, move.code, move.target)
         elif isinstance(move, Discard):
-            self.hands[seat].remove(move.card)
-            self.discards.append(move.card)
+            code = move.code
+            self.hands[seat].remove(code)
+            self.face_up[code] += 1
+            self.discards.append(code)
             self._next_turn(seat)
         elif isinstance(move, PassCoupFourre):
             self._pass_chance()
         elif isinstance(move, CoupFourre):
-            self._coup_fourre(seat, move.card)
+            self._coup_fourre(seat, move.code)
         elif isinstance(move, CallExtension):
-            self.extension_caller = self.side_of(seat)
+            self.extension_caller = seat % self.sides
+            target = self.target
+            for tableau in self.tableaux:
+                tableau.retarget(target)
             self.phase = Phase.PLAY
             self._next_turn(seat)
         else:
-            self._complete(self.side_of(seat))
+            self._complete(seat % self.sides)
 
-    def _play(self, seat: int, move: Play) -> None:
-        card = move.card
-        self.hands[seat].remove(card)
-        kind = card.kind
-        if kind is _HAZARD:
-            assert move.target is not None
-            self._attack(seat, card, move.target)
+    def _play(self, seat: int, code: int, target: int | None) -> None:
+        self.hands[seat].remove(code)
+        self.face_up[code] += 1
+        kind = KIND[code]
+        if kind == HAZARD:
+            assert target is not None
+            self._attack(seat, code, target)
             return
         own = seat % self.sides
         tableau = self.tableaux[own]
-        if kind is _DISTANCE:
-            tableau.add_distance(card, seat)
+        if kind == DISTANCE:
+            tableau.add_distance(code, seat)
             if tableau.distance == self.rules.base_target and self._may_extend():
                 self.phase = Phase.EXTENSION
                 self.to_act = seat
-            elif tableau.distance == self.target:
+            elif tableau.distance == tableau.target:
                 self._complete(own)
             else:
                 self._next_turn(seat)
-        elif kind is _SAFETY:
-            self.discards.extend(tableau.lay_safety(card, coup_fourre=False))
-            if not self.draw_pile and self._no_extra_turn_after_exhaustion():
+        elif kind == SAFETY:
+            self.discards.extend(tableau.lay_safety(code, coup_fourre=False))
+            if not self.draw_pile and self._no_extra_turn:
                 self._next_turn(seat)
             else:
                 self._begin_turn(seat)  # a safety gives another turn (§4)
-        elif card is _END_OF_LIMIT:
-            tableau.speed.append(card)
+        elif code == END_OF_LIMIT:
+            tableau.put_on_speed(code)
             self._next_turn(seat)
         else:
-            tableau.put_on_battle(card)
+            tableau.put_on_battle(code)
             self._next_turn(seat)
 
     def _may_extend(self) -> bool:
         return self.rules.extension_allowed and self.extension_caller is None
 
-    def _no_extra_turn_after_exhaustion(self) -> bool:
-        return self.rules.safety_after_exhaustion is SafetyAfterExhaustion.NO_EXTRA_TURN
-
-    def _attack(self, seat: int, hazard: Card, side: int) -> None:
+    def _attack(self, seat: int, hazard: int, side: int) -> None:
         """A hazard lands on ``side``: the coup-fourré window opens (RULES.md §6, §12)."""
         tableau = self.tableaux[side]
         battle, speed = self.fresh[side]
-        if hazard is _SPEED_LIMIT:
-            tableau.speed.append(hazard)
-            fresh = (0, 1) if self._chance_until_next_draw else (battle, speed + 1)
+        until_next_draw = self._until_next_draw
+        if hazard == SPEED_LIMIT:
+            tableau.put_on_speed(hazard)
+            fresh = (0, 1) if until_next_draw else (battle, speed + 1)
         else:
             tableau.put_on_battle(hazard)
-            fresh = (1, 0) if self._chance_until_next_draw else (battle + 1, speed)
+            fresh = (1, 0) if until_next_draw else (battle + 1, speed)
         self.fresh[side] = fresh
         resume = (seat + 1) % self.players
-        if not self._chance_until_next_draw:
+        if not until_next_draw:
             self._begin_turn(resume)  # the chance waits for the side's next turn
             return
         asked = seats_to_ask(seat, side, self.players, self.sides)
         if not self._offer_chance(side, asked, resume):
             self.fresh[side] = NOTHING_FRESH
             self._begin_turn(resume)
-
-    @property
-    def _chance_until_next_draw(self) -> bool:
-        return self.rules.coup_fourre_window is CoupFourreWindow.UNTIL_NEXT_DRAW
 
     def _offer_chance(self, side: int, candidates: Sequence[int], resume: int) -> bool:
         """Open a chance on ``side`` for the seats among ``candidates`` that are asked: every
@@ -454,8 +457,12 @@ class HandState:
         if self.private_chances:
             seats = tuple(seat for seat in candidates if hands[seat])
         else:
-            safeties = {safety_for(hazard) for hazard in hazards}
-            seats = tuple(seat for seat in candidates if not safeties.isdisjoint(hands[seat]))
+            safeties = 0
+            for hazard in hazards:
+                safeties |= 1 << SAFETY_FOR[hazard]
+            seats = tuple(
+                seat for seat in candidates if any(safeties >> card & 1 for card in hands[seat])
+            )
         if not seats:
             return False
         self.chance = Chance(side=side, seats=seats, resume=resume)
@@ -480,17 +487,19 @@ class HandState:
         self.chance = None
         self.phase = Phase.PLAY
 
-    def _coup_fourre(self, seat: int, safety: Card) -> None:
+    def _coup_fourre(self, seat: int, safety: int) -> None:
         """RULES.md §6 and §5a: the hazard goes with every hazard the side is now protected
         against; the safety lies crosswise; the declarer draws a card to replace it and takes a
         full turn; the seats in between lose theirs."""
         chance = self.chance
         assert chance is not None
         side = chance.side
-        answered = next(h for h in self.chance_hazards if h in safety.answers)
+        answers = ANSWERS[safety]
+        answered = next(hazard for hazard in self.chance_hazards if answers >> hazard & 1)
         tableau = self.tableaux[side]
         battle, speed = len(tableau.battle), len(tableau.speed)
         self.hands[seat].remove(safety)
+        self.face_up[safety] += 1
         self.discards.extend(tableau.lay_safety(safety, coup_fourre=True, answered=answered))
         self.fresh[side] = after_clearing(
             self.fresh[side], battle - len(tableau.battle), speed - len(tableau.speed)
@@ -498,7 +507,7 @@ class HandState:
         pile_was_empty = not self.draw_pile
         if not pile_was_empty:
             self.hands[seat].append(self.draw_pile.pop())
-        if not self._chance_until_next_draw:
+        if not self._until_next_draw:
             # §12: the same seat may go on to answer the next hazard shown, if it is fresh too.
             if self._offer_chance(side, (seat,), resume=seat):
                 return
@@ -506,7 +515,7 @@ class HandState:
             self._begin_turn(seat)
             return
         self._close_chance()
-        if pile_was_empty and self._no_extra_turn_after_exhaustion():
+        if pile_was_empty and self._no_extra_turn:
             self._begin_turn(chance.resume)  # nobody loses a turn (§12)
         else:
             self._begin_turn(seat)
@@ -527,7 +536,8 @@ class HandState:
         end the hand by exhaustion (§8). Under ``victims_next_turn`` a chance waiting for this
         seat's side comes first, before the draw, and is this seat's alone (§12)."""
         self.phase = Phase.PLAY
-        if not self.draw_pile:
+        draw_pile = self.draw_pile
+        if not draw_pile:
             if self._exhausted():
                 self.phase = Phase.OVER
                 return
@@ -541,9 +551,9 @@ class HandState:
             if self._offer_chance(side, (seat,), resume=seat):
                 return
             self.fresh[side] = NOTHING_FRESH  # older hazards lose their chance
-        if self.draw_pile:
-            self.hands[seat].append(self.draw_pile.pop())
-            if not self.draw_pile and self._exhausted():
+        if draw_pile:
+            self.hands[seat].append(draw_pile.pop())
+            if not draw_pile and self._exhausted():
                 self.phase = Phase.OVER  # no_playable: as soon as the last draw leaves no play
                 return
         self.turn = seat
@@ -553,21 +563,16 @@ class HandState:
         """With the pile empty: every card played (default), or nothing left but discards."""
         if not any(self.hands):
             return True
-        if self.rules.exhaustion_end is ExhaustionEnd.NO_PLAYABLE:
-            return not any(
-                not isinstance(move, Discard)
-                for seat in range(self.players)
-                for move in self._moves_ignoring_turn(seat)
-            )
+        if self._no_playable_ends:
+            return not any(self._may_play(seat) for seat in range(self.players))
         return False
 
-    def _moves_ignoring_turn(self, seat: int) -> list[Move]:
-        saved = self.to_act, self.phase
-        self.to_act, self.phase = seat, Phase.PLAY
-        try:
-            return self.legal_moves(seat)
-        finally:
-            self.to_act, self.phase = saved
+    def _may_play(self, seat: int) -> bool:
+        """Whether ``seat`` holds a card it may play (not only discard), turn or not."""
+        plays = self._own_plays(seat)
+        for side in self._opponents[seat % self.sides]:
+            plays |= self.tableaux[side].open_to
+        return any(plays >> card & 1 for card in self.hands[seat])
 
     # -- the report a table would enter --------------------------------------------------------
 
@@ -575,12 +580,13 @@ class HandState:
         """The hand's facts (RULES.md §8), exactly as a table would report them."""
         sides = []
         for side, tableau in enumerate(self.tableaux):
+            counts = tableau.distance_cards
             sides.append(
                 SideReport.from_cards(
-                    tableau.cards,
+                    {KM[code]: counts[code] for code in _DISTANCE_CODES},
                     name=names[side] if names else "",
-                    safeties=tuple(tableau.safeties),
-                    coup_fourres=tuple(tableau.coup_fourres),
+                    safeties=tuple(CARDS[code] for code in tableau.safeties),
+                    coup_fourres=tuple(CARDS[code] for code in tableau.coup_fourres),
                     completed_trip=self.completer == side,
                     delayed_action=self.completer == side and self.delayed_action,
                 )
@@ -594,9 +600,9 @@ class HandState:
     def cards_accounted(self) -> int:
         """Every card of the deck, wherever it is now (a sanity check for tests)."""
         on_tableaux = sum(
-            sum(1 for card in tableau.battle if card is not None)
+            sum(1 for card in tableau.battle if card != NO_CARD)
             + len(tableau.speed)
-            + sum(tableau.cards.values())
+            + sum(tableau.distance_cards)
             + len(tableau.safeties)
             for tableau in self.tableaux
         )

@@ -1,19 +1,42 @@
 """One side's tableau: battle pile, speed pile, distance cards and safeties (RULES.md §3).
 
-Kept as a few small lists and ints with ``__slots__`` so a hand state copies in microseconds.
-Only the top card of each pile matters; the states of §3 (protected, corrected, rolling, limited)
-are derived here and nowhere else.
+Cards are codes (:mod:`engine.codes`). Only the top card of each pile matters, and a tableau
+changes far less often than a seat decides, so every change recomputes, once, what the states
+of §3 (protected, corrected, rolling, limited) allow: :attr:`Tableau.own_plays`, the cards a
+seat of the side may lay on it, and :attr:`Tableau.open_to`, the hazards an opponent may play
+on it, both as bit masks. A legal move is then one bit test.
 """
 
 from __future__ import annotations
 
-from engine.cards import BATTLE_HAZARDS, Card, CardKind
-from engine.rules import Rules, SafetyOnHazard
+from engine.codes import (
+    ANSWERS,
+    BATTLE_HAZARDS,
+    CURES,
+    DISTANCE_200,
+    END_OF_LIMIT,
+    KM,
+    LIMITED_DISTANCE,
+    NO_CARD,
+    REMEDIES_BEFORE_ROLL,
+    RIGHT_OF_WAY,
+    ROLL,
+    SAFETIES,
+    SPEED_LIMIT,
+    STOP,
+)
+from engine.rules import (
+    Hazards,
+    RollAfterRemedy,
+    Rules,
+    SafetyOnHazard,
+    SpeedLimitOnLimit,
+    TwoHundredsLimit,
+)
 
-_RIGHT_OF_WAY = Card.RIGHT_OF_WAY
-_ROLL = Card.ROLL
-_SPEED_LIMIT = Card.SPEED_LIMIT
-_REMEDIES_ON_BATTLE = frozenset({Card.REPAIRS, Card.GASOLINE, Card.SPARE_TIRE})
+_DISTANCES = tuple(code for code, km in enumerate(KM) if km)
+_FAST_DISTANCE = sum(1 << code for code in _DISTANCES) & ~LIMITED_DISTANCE
+_BATTLE_REMEDIES = tuple(code for code in range(len(KM)) if REMEDIES_BEFORE_ROLL >> code & 1)
 
 
 class Tableau:
@@ -23,98 +46,135 @@ class Tableau:
         "battle",
         "speed",
         "distance",
-        "cards",
+        "distance_cards",
+        "two_hundreds",
         "two_hundreds_by_seat",
         "safeties",
         "coup_fourres",
+        "protection",
+        "rolling",
+        "own_plays",
+        "open_to",
+        "target",
+        "_remedy_rolls",
+        "_safety_rolls",
+        "_hazards_on_rolling",
+        "_limit_on_limit",
+        "_per_player_200",
     )
 
-    def __init__(self) -> None:
-        self.battle: list[Card | None] = []
-        """The battle pile, bottom first; None marks a hazard *corrected* by a safety played
+    def __init__(self, rules: Rules, target: int) -> None:
+        self.battle: list[int] = []
+        """The battle pile, bottom first; NO_CARD marks a hazard *corrected* by a safety played
         in turn (RULES.md §3): it counts as a remedy showing, until a card covers it."""
-        self.speed: list[Card] = []
+        self.speed: list[int] = []
         self.distance = 0
-        self.cards: dict[int, int] = {25: 0, 50: 0, 75: 0, 100: 0, 200: 0}
+        self.distance_cards = [0, 0, 0, 0, 0]
+        """Distance cards laid, by code (25, 50, 75, 100, 200)."""
+        self.two_hundreds = 0
         self.two_hundreds_by_seat: dict[int, int] = {}
-        self.safeties: list[Card] = []
-        self.coup_fourres: list[Card] = []
+        self.safeties: list[int] = []
+        self.coup_fourres: list[int] = []
+        self.protection = 0
+        """The hazards the side's safeties protect it against, as a mask."""
+        self.rolling = False
+        """Whether the side may play distance (a Speed Limit aside)."""
+        self.own_plays = 0
+        """The cards a seat of this side may lay on it now, as a mask. A 200 needs the side
+        under two 200s; where the limit is per player, :class:`~engine.state.HandState` checks
+        the seat's own count instead."""
+        self.open_to = 0
+        """The hazards an opponent may play on this side now, as a mask."""
+        self.target = target
+        self._remedy_rolls = rules.roll_after_remedy is RollAfterRemedy.NOT_REQUIRED
+        self._safety_rolls = rules.safety_on_hazard is SafetyOnHazard.ROLLS_AT_ONCE
+        self._hazards_on_rolling = rules.hazards is Hazards.ON_ROLLING
+        self._limit_on_limit = rules.speed_limit_on_limit is SpeedLimitOnLimit.ALLOWED
+        self._per_player_200 = rules.two_hundreds_limit is TwoHundredsLimit.PLAYER
+        self.refresh()
 
     def copy(self) -> Tableau:
-        """An independent copy (lists and dicts copied one level deep: their items are enums)."""
+        """An independent copy (its lists hold ints, so one level deep is enough)."""
         twin = Tableau.__new__(Tableau)
         twin.battle = self.battle[:]
         twin.speed = self.speed[:]
         twin.distance = self.distance
-        twin.cards = dict(self.cards)
+        twin.distance_cards = self.distance_cards[:]
+        twin.two_hundreds = self.two_hundreds
         twin.two_hundreds_by_seat = dict(self.two_hundreds_by_seat)
         twin.safeties = self.safeties[:]
         twin.coup_fourres = self.coup_fourres[:]
+        twin.protection = self.protection
+        twin.rolling = self.rolling
+        twin.own_plays = self.own_plays
+        twin.open_to = self.open_to
+        twin.target = self.target
+        twin._remedy_rolls = self._remedy_rolls
+        twin._safety_rolls = self._safety_rolls
+        twin._hazards_on_rolling = self._hazards_on_rolling
+        twin._limit_on_limit = self._limit_on_limit
+        twin._per_player_200 = self._per_player_200
         return twin
 
-    # -- derived states (RULES.md §3) --------------------------------------------------------
+    # -- what shows (RULES.md §3) --------------------------------------------------------------
 
     @property
-    def battle_top(self) -> Card | None:
-        """The card showing on the battle pile (None when empty or corrected)."""
-        return self.battle[-1] if self.battle else None
+    def battle_top(self) -> int:
+        """The card showing on the battle pile (NO_CARD when empty or corrected)."""
+        battle = self.battle
+        return battle[-1] if battle else NO_CARD
 
     @property
     def corrected(self) -> bool:
         """Whether a corrected hazard shows (it counts as a remedy)."""
-        return bool(self.battle) and self.battle[-1] is None
-
-    def protected(self, hazard: Card) -> bool:
-        """Whether a safety of this side answers ``hazard``."""
-        return any(hazard in safety.answers for safety in self.safeties)
+        battle = self.battle
+        return bool(battle) and battle[-1] == NO_CARD
 
     @property
-    def hazard_showing(self) -> Card | None:
-        """The uncured hazard on top of the battle pile, if any."""
+    def hazard_showing(self) -> int:
+        """The uncured hazard on top of the battle pile, else NO_CARD."""
         top = self.battle_top
-        return top if top is not None and top in BATTLE_HAZARDS else None
+        return top if top != NO_CARD and BATTLE_HAZARDS >> top & 1 else NO_CARD
 
-    def rolling(self, rules: Rules) -> bool:
-        """Whether the side may play distance (speed limit aside)."""
-        if _RIGHT_OF_WAY in self.safeties:
-            return self.hazard_showing is None
-        if self.corrected:
-            return rules.safety_on_hazard is SafetyOnHazard.ROLLS_AT_ONCE
-        top = self.battle_top
-        if top is _ROLL:
-            return True
-        return top in _REMEDIES_ON_BATTLE and rules.roll_after_remedy.value == "not_required"
+    @property
+    def speed_top(self) -> int:
+        speed = self.speed
+        return speed[-1] if speed else NO_CARD
 
     @property
     def limited(self) -> bool:
         """Whether a Speed Limit shows on the speed pile."""
-        return bool(self.speed) and self.speed[-1] is _SPEED_LIMIT
+        speed = self.speed
+        return bool(speed) and speed[-1] == SPEED_LIMIT
 
-    @property
-    def battle_empty(self) -> bool:
-        """Nothing on the battle pile, not even a corrected hazard."""
-        return not self.battle
+    def protected(self, hazard: int) -> bool:
+        """Whether a safety of this side answers ``hazard``."""
+        return bool(self.protection >> hazard & 1)
 
-    @property
-    def two_hundreds(self) -> int:
-        """200 km cards this side played."""
-        return self.cards[200]
+    # -- changes -------------------------------------------------------------------------------
 
-    # -- changes ---------------------------------------------------------------------------
-
-    def put_on_battle(self, card: Card) -> None:
+    def put_on_battle(self, card: int) -> None:
         self.battle.append(card)
+        self.refresh()
 
-    def add_distance(self, card: Card, seat: int) -> None:
-        km = card.value_km
-        self.distance += km
-        self.cards[km] += 1
-        if km == 200:
+    def put_on_speed(self, card: int) -> None:
+        self.speed.append(card)
+        self.refresh()
+
+    def add_distance(self, card: int, seat: int) -> None:
+        self.distance += KM[card]
+        self.distance_cards[card] += 1
+        if card == DISTANCE_200:
+            self.two_hundreds += 1
             self.two_hundreds_by_seat[seat] = self.two_hundreds_by_seat.get(seat, 0) + 1
+        self.refresh()
 
-    def lay_safety(
-        self, safety: Card, *, coup_fourre: bool, answered: Card | None = None
-    ) -> list[Card]:
+    def retarget(self, target: int) -> None:
+        """The target in force changed (an extension was called)."""
+        self.target = target
+        self.refresh()
+
+    def lay_safety(self, safety: int, *, coup_fourre: bool, answered: int = NO_CARD) -> list[int]:
         """Lay ``safety`` and clear what it protects against; return the cards it sends to the
         discard pile, in the order they come off (RULES.md §5a).
 
@@ -125,25 +185,73 @@ class Tableau:
         whatever is left on top shows; a safety in turn that took a battle hazard off leaves the
         pile *corrected* (§3), unless an unprotected hazard shows again.
         """
-        assert safety.kind is CardKind.SAFETY
+        assert SAFETIES >> safety & 1
         self.safeties.append(safety)
+        protection = self.protection | ANSWERS[safety]
+        self.protection = protection
         if coup_fourre:
             self.coup_fourres.append(safety)
-        removed: list[Card] = []
+        removed: list[int] = []
         speed = self.speed
-        if answered is _SPEED_LIMIT:
+        if answered == SPEED_LIMIT:
             removed.append(speed.pop())
         battle = self.battle
         height = len(battle)
         while battle:
             top = battle[-1]
-            if top is None or top not in BATTLE_HAZARDS or not self.protected(top):
+            if top == NO_CARD or not (BATTLE_HAZARDS & protection) >> top & 1:
                 break
             battle.pop()
             removed.append(top)
-        if safety is _RIGHT_OF_WAY and _SPEED_LIMIT in speed:
-            removed.extend(card for card in reversed(speed) if card is _SPEED_LIMIT)
-            speed[:] = [card for card in speed if card is not _SPEED_LIMIT]
-        if not coup_fourre and len(battle) < height and self.hazard_showing is None:
-            battle.append(None)
+        if safety == RIGHT_OF_WAY and SPEED_LIMIT in speed:
+            removed.extend(card for card in reversed(speed) if card == SPEED_LIMIT)
+            speed[:] = [card for card in speed if card != SPEED_LIMIT]
+        if not coup_fourre and len(battle) < height and self.hazard_showing == NO_CARD:
+            battle.append(NO_CARD)
+        self.refresh()
         return removed
+
+    def refresh(self) -> None:
+        """Work out again what the piles allow (after any change, or piles set by hand)."""
+        battle = self.battle
+        top = battle[-1] if battle else NO_CARD
+        showing = top if top != NO_CARD and BATTLE_HAZARDS >> top & 1 else NO_CARD
+        limited = self.limited
+        if self.protection >> SPEED_LIMIT & 1:  # Right of Way: rolling unless a hazard shows
+            rolling = showing == NO_CARD
+        elif battle and top == NO_CARD:  # corrected
+            rolling = self._safety_rolls
+        elif top == ROLL:
+            rolling = True
+        else:
+            remedy = top != NO_CARD and bool(REMEDIES_BEFORE_ROLL >> top & 1)
+            rolling = remedy and self._remedy_rolls
+        self.rolling = rolling
+
+        plays = SAFETIES
+        if rolling:
+            room = self.target - self.distance
+            for card in _DISTANCES:
+                if KM[card] <= room:
+                    plays |= 1 << card
+            if limited:
+                plays &= ~_FAST_DISTANCE
+            if self.two_hundreds >= 2 and not self._per_player_200:
+                plays &= ~(1 << DISTANCE_200)
+        if top == NO_CARD or top == STOP or REMEDIES_BEFORE_ROLL >> top & 1:
+            plays |= 1 << ROLL
+        if limited:
+            plays |= 1 << END_OF_LIMIT
+        if showing != NO_CARD:
+            for remedy in _BATTLE_REMEDIES:
+                if CURES[remedy] == showing:
+                    plays |= 1 << remedy
+        self.own_plays = plays
+
+        protection = self.protection
+        open_to = 0
+        if not protection >> SPEED_LIMIT & 1 and (self._limit_on_limit or not limited):
+            open_to = 1 << SPEED_LIMIT
+        if rolling if self._hazards_on_rolling else (rolling or bool(battle)):
+            open_to |= BATTLE_HAZARDS & ~protection
+        self.open_to = open_to

@@ -7,54 +7,75 @@ move, so each fact is read only when a player asks for it. It is valid until the
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from random import Random
 from typing import Any
 
-from engine.cards import Card, safety_for
+from engine.cards import Card
+from engine.codes import CARDS, COUNT, KM, NO_CARD, SAFETY_FOR
 from engine.moves import Move
 from engine.rules import Rules
 from engine.state import HandState, Phase
 from engine.tableau import Tableau
 
+_DISTANCE_CODES = tuple(code for code, km in enumerate(KM) if km)
 
-@dataclass(frozen=True, slots=True)
+
+def _card(code: int) -> Card | None:
+    return None if code == NO_CARD else CARDS[code]
+
+
 class TableauView:
-    """A side's tableau as everyone at the table sees it."""
+    """A side's tableau as everyone at the table sees it, in cards: a window on the live
+    tableau, read when asked (computer players read the codes of :meth:`SeatView.tableau`)."""
 
-    battle: tuple[Card | None, ...]
-    """The battle pile, bottom first; None marks a corrected hazard (RULES.md §3)."""
-    speed: tuple[Card, ...]
-    distance: int
-    cards: dict[int, int]
-    two_hundreds_by_seat: dict[int, int]
-    safeties: tuple[Card, ...]
-    coup_fourres: tuple[Card, ...]
+    __slots__ = ("_tableau",)
 
-    @classmethod
-    def of(cls, tableau: Tableau) -> TableauView:
-        return cls(
-            battle=tuple(tableau.battle),
-            speed=tuple(tableau.speed),
-            distance=tableau.distance,
-            cards=dict(tableau.cards),
-            two_hundreds_by_seat=dict(tableau.two_hundreds_by_seat),
-            safeties=tuple(tableau.safeties),
-            coup_fourres=tuple(tableau.coup_fourres),
-        )
+    def __init__(self, tableau: Tableau) -> None:
+        self._tableau = tableau
+
+    @property
+    def battle(self) -> tuple[Card | None, ...]:
+        """The battle pile, bottom first; None marks a corrected hazard (RULES.md §3)."""
+        return tuple(_card(code) for code in self._tableau.battle)
+
+    @property
+    def speed(self) -> tuple[Card, ...]:
+        return tuple(CARDS[code] for code in self._tableau.speed)
+
+    @property
+    def distance(self) -> int:
+        return self._tableau.distance
+
+    @property
+    def cards(self) -> dict[int, int]:
+        """Distance cards laid, by face value."""
+        counts = self._tableau.distance_cards
+        return {KM[code]: counts[code] for code in _DISTANCE_CODES}
+
+    @property
+    def two_hundreds_by_seat(self) -> dict[int, int]:
+        return dict(self._tableau.two_hundreds_by_seat)
+
+    @property
+    def safeties(self) -> tuple[Card, ...]:
+        return tuple(CARDS[code] for code in self._tableau.safeties)
+
+    @property
+    def coup_fourres(self) -> tuple[Card, ...]:
+        return tuple(CARDS[code] for code in self._tableau.coup_fourres)
 
     @property
     def battle_top(self) -> Card | None:
         """The card showing on the battle pile (None when empty or corrected)."""
-        return self.battle[-1] if self.battle else None
+        return _card(self._tableau.battle_top)
 
     @property
     def corrected(self) -> bool:
-        return bool(self.battle) and self.battle[-1] is None
+        return self._tableau.corrected
 
     @property
     def speed_top(self) -> Card | None:
-        return self.speed[-1] if self.speed else None
+        return _card(self._tableau.speed_top)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -73,13 +94,11 @@ class TableauView:
 class SeatView:
     """The state of a hand from ``seat``'s chair."""
 
-    __slots__ = ("_state", "seat", "_legal_moves", "_tableaux")
+    __slots__ = ("_state", "seat")
 
     def __init__(self, state: HandState, seat: int) -> None:
         self._state = state
         self.seat = seat
-        self._legal_moves: tuple[Move, ...] | None = None
-        self._tableaux: tuple[TableauView, ...] | None = None
 
     @property
     def rules(self) -> Rules:
@@ -90,14 +109,26 @@ class SeatView:
         return self._state.side_of(self.seat)
 
     @property
+    def sides(self) -> int:
+        return self._state.sides
+
+    @property
     def hand(self) -> tuple[Card, ...]:
-        return tuple(self._state.hands[self.seat])
+        return tuple(CARDS[code] for code in self._state.hands[self.seat])
+
+    @property
+    def hand_codes(self) -> list[int]:
+        """The seat's hand as codes: the live list, for reading only."""
+        return self._state.hands[self.seat]
 
     @property
     def tableaux(self) -> tuple[TableauView, ...]:
-        if self._tableaux is None:
-            self._tableaux = tuple(TableauView.of(tableau) for tableau in self._state.tableaux)
-        return self._tableaux
+        return tuple(TableauView(tableau) for tableau in self._state.tableaux)
+
+    def tableau(self, side: int) -> Tableau:
+        """Side ``side``'s live tableau, in codes, for reading only: what computer players
+        read, with no copy and no translation."""
+        return self._state.tableaux[side]
 
     @property
     def draw_pile(self) -> int:
@@ -107,12 +138,12 @@ class SeatView:
     @property
     def discard_pile(self) -> tuple[Card, ...]:
         """Every discard, bottom first: they are laid face up."""
-        return tuple(self._state.discards)
+        return tuple(CARDS[code] for code in self._state.discards)
 
     @property
     def discard_top(self) -> Card | None:
         discards = self._state.discards
-        return discards[-1] if discards else None
+        return CARDS[discards[-1]] if discards else None
 
     @property
     def discards(self) -> int:
@@ -147,7 +178,7 @@ class SeatView:
             return None
         hazards = state.chance_hazards
         hand = state.hands[self.seat]
-        return next((h for h in hazards if safety_for(h) in hand), hazards[0])
+        return CARDS[next((h for h in hazards if SAFETY_FOR[h] in hand), hazards[0])]
 
     @property
     def pass_begins_turn(self) -> bool:
@@ -164,22 +195,19 @@ class SeatView:
 
     @property
     def legal_moves(self) -> tuple[Move, ...]:
-        if self._legal_moves is None:
-            self._legal_moves = tuple(self._state.legal_moves(self.seat))
-        return self._legal_moves
+        return self._state.legal_moves(self.seat)
 
     def unseen(self) -> Counter[Card]:
-        """The cards this seat has not seen, by count: the other hands and the draw pile.
+        """The cards this seat has not seen, by count: the other hands and the draw pile."""
+        state, seat = self._state, self.seat
+        return Counter(
+            {CARDS[code]: count for code in range(COUNT) if (count := state.unseen(seat, code))}
+        )
 
-        Exactly what counting every card laid face up tells (the deck less the own hand, the
-        tableaux and the discards), read in one pass rather than recounted.
-        """
-        state = self._state
-        pool = Counter(state.draw_pile)
-        for seat, hand in enumerate(state.hands):
-            if seat != self.seat:
-                pool.update(hand)
-        return pool
+    def unseen_count(self, card: int) -> int:
+        """How many of ``card`` (a code) this seat has not seen: the deck less the own hand and
+        every card laid face up, which the hand keeps count of as it goes."""
+        return self._state.unseen(self.seat, card)
 
     def sample(self, rng: Random) -> HandState:
         """A whole hand consistent with what this seat has seen, for search players.

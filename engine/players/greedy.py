@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from random import Random
 
-from engine.cards import Card, CardKind
+from engine.codes import DISTANCE, HAZARD, KIND, KM, REMEDY, ROLL, SAFETY
 from engine.moves import CALL, PASS, CoupFourre, Discard, Move, Play
 from engine.view import SeatView
 
@@ -30,25 +30,27 @@ class GreedyPlayer:
     @staticmethod
     def _value(view: SeatView, move: Move) -> float:
         if isinstance(move, Discard):
-            return -_keep_value(move.card)
+            return -_keep_value(move.code)
         if not isinstance(move, Play):
             return 0
-        card = move.card
-        if card.kind is CardKind.DISTANCE:
-            return 100 + card.value_km
-        if card.kind is CardKind.SAFETY:
+        card = move.code
+        kind = KIND[card]
+        if kind == DISTANCE:
+            return 100 + KM[card]
+        if kind == SAFETY:
             return 90
-        if card.kind is CardKind.HAZARD and move.target is not None:
-            return 60 + view.tableaux[move.target].distance / 100
+        if kind == HAZARD and move.target is not None:
+            return 60 + view.tableau(move.target).distance / 100
         return 80  # Roll, remedies, End of Limit: back on the road
 
 
-def _keep_value(card: Card) -> float:
+def _keep_value(card: int) -> float:
     """How much a card is worth keeping: safeties most, then remedies, distance, hazards."""
-    if card.kind is CardKind.SAFETY:
+    kind = KIND[card]
+    if kind == SAFETY:
         return 50
-    if card.kind is CardKind.REMEDY:
-        return 30 if card is Card.ROLL else 20
-    if card.kind is CardKind.DISTANCE:
-        return 10 + card.value_km / 100
+    if kind == REMEDY:
+        return 30 if card == ROLL else 20
+    if kind == DISTANCE:
+        return 10 + KM[card] / 100
     return 15

@@ -65,7 +65,7 @@ class SearchPlayer:
             deal = view.sample(self.rng)
             for move in candidates:
                 state = deal.copy()
-                state.apply(move, view.seat)
+                state.apply_legal(move, view.seat)
                 outcomes[move].append(self._play_out(state, view.side))
         return self._best(candidates, outcomes)
 
@@ -86,7 +86,7 @@ class SearchPlayer:
         its best rival's."""
         while not state.over:
             seat = state.to_act
-            state.apply(self.rollout.choose(seat_view(state, seat)), seat)
+            state.apply_legal(self.rollout.choose(seat_view(state, seat)), seat)
         scores = score_hand(state.report(), state.rules).sides
         rival = max(score.total for other, score in enumerate(scores) if other != side)
         return scores[side].total - rival

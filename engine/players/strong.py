@@ -3,13 +3,27 @@ the extension: what a good table player does, without looking ahead."""
 
 from __future__ import annotations
 
-from collections import Counter
 from random import Random
-from typing import NamedTuple
 
-from engine.cards import Card, CardKind, remedy_for, safety_for
+from engine.codes import (
+    ANSWERS,
+    DISTANCE,
+    DISTANCE_200,
+    HAZARD,
+    KIND,
+    KM,
+    NO_CARD,
+    REMEDY,
+    REMEDY_FOR,
+    RIGHT_OF_WAY,
+    ROLL,
+    SAFETY,
+    SAFETY_FOR,
+    SPEED_LIMIT,
+)
 from engine.moves import CALL, DECLINE, PASS, CoupFourre, Discard, Move, Play
-from engine.view import SeatView, TableauView
+from engine.tableau import Tableau
+from engine.view import SeatView
 
 SAFETY_POINTS_NOW = 10
 """Draw-pile size under which holding a safety for a coup-fourré no longer pays: lay it."""
@@ -32,110 +46,110 @@ class StrongPlayer:
             return PASS
         if CALL in moves:
             return CALL if self._should_extend(view) else DECLINE
-        return self.ranked(view)[0]
+        table = _Table(view)
+        random = self.rng.random
+        best, best_key = moves[0], (float("-inf"), 0.0)
+        for move in moves:  # the first of the best, as ``ranked(view)[0]``: one draw per move
+            key = (table.value(move), random())
+            if key > best_key:
+                best, best_key = move, key
+        return best
 
     def ranked(self, view: SeatView) -> list[Move]:
         """The legal moves, best first by this player's judgement (ties in random order)."""
-        table = _Table.read(view)
-        rng = self.rng
-        return sorted(
-            view.legal_moves,
-            key=lambda move: (_value(table, move), rng.random()),
-            reverse=True,
-        )
+        table = _Table(view)
+        random = self.rng.random
+        moves = view.legal_moves
+        return sorted(moves, key=lambda move: (table.value(move), random()), reverse=True)
 
     # -- what the seat knows -------------------------------------------------------------------
 
-    def _should_extend(self, view: SeatView) -> bool:
+    @staticmethod
+    def _should_extend(view: SeatView) -> bool:
         """Extend when the 300 more km look reachable and no opponent is close to 1,000."""
-        mine = view.tableaux[view.side]
-        distance_in_hand = sum(
-            card.value_km for card in view.hand if card.kind is CardKind.DISTANCE
-        )
-        rivals = max(t.distance for side, t in enumerate(view.tableaux) if side != view.side)
+        mine = view.tableau(view.side)
+        distance_in_hand = sum(KM[card] for card in view.hand_codes)
+        rivals = max(view.tableau(side).distance for side in range(view.sides) if side != view.side)
         return (
             distance_in_hand >= 200
             and rivals < 500
             and view.draw_pile > 20
-            and (mine.battle_top is Card.ROLL or Card.RIGHT_OF_WAY in mine.safeties)
+            and (mine.battle_top == ROLL or mine.protected(SPEED_LIMIT))
         )
 
 
-class _Table(NamedTuple):
-    """What one decision needs to know, read from the view once."""
+class _Table:
+    """What one decision needs to know, read from the view as it is asked."""
 
-    tableaux: tuple[TableauView, ...]
-    mine: TableauView
-    opponents: list[TableauView]
-    unseen: Counter[Card]
-    target: int
-    draw_pile: int
+    __slots__ = ("view", "mine", "target", "draw_pile", "side", "sides")
 
-    @classmethod
-    def read(cls, view: SeatView) -> _Table:
-        tableaux = view.tableaux
-        side = view.side
-        return cls(
-            tableaux=tableaux,
-            mine=tableaux[side],
-            opponents=[tableau for other, tableau in enumerate(tableaux) if other != side],
-            unseen=view.unseen(),
-            target=view.target,
-            draw_pile=view.draw_pile,
-        )
+    def __init__(self, view: SeatView) -> None:
+        self.view = view
+        self.side = view.side
+        self.sides = view.sides
+        self.mine: Tableau = view.tableau(self.side)
+        self.target = view.target
+        self.draw_pile = view.draw_pile
 
+    def value(self, move: Move) -> float:
+        """How good ``move`` is now."""
+        if isinstance(move, Discard):
+            return -self.keep(move.code)
+        if not isinstance(move, Play):
+            return 0.0
+        card = move.code
+        mine = self.mine
+        kind = KIND[card]
+        if kind == DISTANCE:
+            remaining = self.target - mine.distance
+            km = KM[card]
+            if km == remaining:
+                return 1000.0  # completes the trip
+            value = 200.0 + km
+            if card == DISTANCE_200 and mine.two_hundreds == 0 and remaining > 400:
+                value -= 60  # keeps the safe trip (300) open a little longer
+            return value
+        if kind == SAFETY:
+            top = mine.battle_top
+            hazard_cured = (top != NO_CARD and bool(ANSWERS[card] >> top & 1)) or (
+                card == RIGHT_OF_WAY and mine.speed_top == SPEED_LIMIT
+            )
+            if hazard_cured:
+                return 260.0
+            return 150.0 if self.draw_pile < SAFETY_POINTS_NOW else -50.0
+        if kind == HAZARD and move.target is not None:
+            target = self.view.tableau(move.target)
+            value = 150.0 + target.distance / 10
+            unseen = self.view.unseen_count
+            if unseen(SAFETY_FOR[card]) > 0:
+                value -= 60  # the safety may be in that side's hand: a coup-fourré waiting
+            value += 20 * (2 - min(unseen(REMEDY_FOR[card]), 2))  # scarce remedies hurt more
+            if card == SPEED_LIMIT:
+                value -= 40 if target.distance < self.target - 200 else 0
+            return value
+        return 240.0  # Roll, a remedy, End of Limit: back on the road
 
-def _value(table: _Table, move: Move) -> float:
-    """How good ``move`` is now."""
-    if isinstance(move, Discard):
-        return -_keep(table, move.card)
-    if not isinstance(move, Play):
-        return 0.0
-    card = move.card
-    mine = table.mine
-    kind = card.kind
-    if kind is CardKind.DISTANCE:
-        remaining = table.target - mine.distance
-        if card.value_km == remaining:
-            return 1000.0  # completes the trip
-        value = 200.0 + card.value_km
-        if card is Card.DISTANCE_200 and mine.cards[200] == 0 and remaining > 400:
-            value -= 60  # keeps the safe trip (300) open a little longer
-        return value
-    if kind is CardKind.SAFETY:
-        hazard_cured = mine.battle_top in card.answers or (
-            card is Card.RIGHT_OF_WAY and (mine.speed_top is Card.SPEED_LIMIT)
-        )
-        if hazard_cured:
-            return 260.0
-        return 150.0 if table.draw_pile < SAFETY_POINTS_NOW else -50.0
-    if kind is CardKind.HAZARD and move.target is not None:
-        target = table.tableaux[move.target]
-        value = 150.0 + target.distance / 10
-        if table.unseen[safety_for(card)] > 0:
-            value -= 60  # the safety may be in that side's hand: a coup-fourré waiting
-        value += 20 * (2 - min(table.unseen[remedy_for(card)], 2))  # scarce remedies hurt more
-        if card is Card.SPEED_LIMIT:
-            value -= 40 if target.distance < table.target - 200 else 0
-        return value
-    return 240.0  # Roll, a remedy, End of Limit: back on the road
-
-
-def _keep(table: _Table, card: Card) -> float:
-    """How much ``card`` is worth holding on to."""
-    kind = card.kind
-    if kind is CardKind.SAFETY:
-        return 100.0
-    mine = table.mine
-    if kind is CardKind.REMEDY:
-        hazards = card.answers
-        if any(hazard in safety.answers for safety in mine.safeties for hazard in hazards):
-            return 0.0  # protected already: this remedy is dead
-        return 40.0 + 10 * sum(table.unseen[hazard] for hazard in hazards)
-    if kind is CardKind.DISTANCE:
-        if mine.distance + card.value_km > table.target:
-            return 1.0
-        return 20.0 + card.value_km / 10
-    if all(safety_for(card) in tableau.safeties for tableau in table.opponents):
-        return 0.0  # nobody left to play it on
-    return 30.0
+    def keep(self, card: int) -> float:
+        """How much ``card`` is worth holding on to."""
+        kind = KIND[card]
+        if kind == SAFETY:
+            return 100.0
+        mine = self.mine
+        if kind == REMEDY:
+            hazards = ANSWERS[card]
+            if mine.protection & hazards:
+                return 0.0  # protected already: this remedy is dead
+            unseen = self.view.unseen_count
+            return 40.0 + 10 * sum(
+                unseen(hazard) for hazard in range(SPEED_LIMIT + 1) if hazards >> hazard & 1
+            )
+        if kind == DISTANCE:
+            if mine.distance + KM[card] > self.target:
+                return 1.0
+            return 20.0 + KM[card] / 10
+        view = self.view
+        if all(
+            view.tableau(side).protected(card) for side in range(self.sides) if side != self.side
+        ):
+            return 0.0  # nobody left to play it on
+        return 30.0
