@@ -14,11 +14,11 @@ from engine.codes import CARDS, deck_of
 from engine.errors import IllegalMove, InvalidRecord
 from engine.moves import Move, move_from_dict
 from engine.players import ComputerPlayer
+from engine.randomness import shuffle
 from engine.report import HandReport
 from engine.rules import Rules, UnknownVariant, UnsupportedPlayerCount
 from engine.scoring import HandScore
 from engine.sheet import GameStatus, ScoreSheet
-from engine.shuffle import shuffle
 from engine.state import HandState, Phase
 from engine.view import seat_view
 

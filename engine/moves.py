@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.cards import Card
-from engine.codes import CARDS, CODE
+from engine.codes import CARDS, CODE, HAZARD, KIND
 from engine.errors import InvalidRecord
 
 
@@ -105,6 +105,15 @@ HAZARD_PLAY: tuple[tuple[Play, ...], ...] = tuple(
     tuple(PLAYS[card, side] for side in (0, 1, 2)) for card in CARDS
 )
 """a card played on side ``[code][side]``,"""
+PLAY_AGAINST: tuple[tuple[Play, ...], ...] = tuple(
+    tuple(
+        HAZARD_PLAY[code][side] if KIND[code] == HAZARD else OWN_PLAY[code]
+        for code in range(len(CARDS))
+    )
+    for side in (0, 1, 2)
+)
+"""the play of code ``[side][code]`` with ``side`` the one opponent side (a hazard goes there,
+any other card on the own tableau),"""
 DISCARD: tuple[Discard, ...] = tuple(DISCARDS[card] for card in CARDS)
 """a discard,"""
 COUP_FOURRE: tuple[CoupFourre, ...] = tuple(COUP_FOURRES[card] for card in CARDS)

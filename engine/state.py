@@ -49,6 +49,7 @@ from engine.moves import (
     HAZARD_PLAY,
     OWN_PLAY,
     PASS,
+    PLAY_AGAINST,
     CallExtension,
     CoupFourre,
     DeclineExtension,
@@ -57,6 +58,7 @@ from engine.moves import (
     PassCoupFourre,
     Play,
 )
+from engine.randomness import shuffle
 from engine.refusals import refusal
 from engine.report import HandReport, SideReport
 from engine.rules import (
@@ -67,7 +69,6 @@ from engine.rules import (
     SafetyAfterExhaustion,
     TwoHundredsLimit,
 )
-from engine.shuffle import shuffle
 from engine.tableau import Tableau
 
 HAND_SIZE = 6
@@ -290,6 +291,20 @@ class HandState:
         moves: list[Move] = []
         append = moves.append
         seen = 0
+        if len(opponents) == 1:  # two sides: a card has one play at most, one bit test
+            opponent = opponents[0]
+            legal = plays | tableaux[opponent].open_to
+            play = PLAY_AGAINST[opponent]
+            for code in self.hands[seat]:
+                bit = 1 << code
+                if seen & bit:
+                    continue
+                seen |= bit
+                if legal & bit:
+                    append(play[code])
+                if discardable & bit:
+                    append(DISCARD[code])
+            return tuple(moves)
         for code in self.hands[seat]:
             bit = 1 << code
             if seen & bit:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from random import Random
 
 from engine.moves import Move
+from engine.randomness import choice
 from engine.view import SeatView
 
 
@@ -17,4 +18,4 @@ class RandomPlayer:
         self.rng = rng
 
     def choose(self, view: SeatView) -> Move:
-        return self.rng.choice(view.legal_moves)
+        return choice(self.rng, view.legal_moves)

@@ -7,6 +7,7 @@ from random import Random
 
 from engine.codes import (
     ANSWERS,
+    CURES,
     DISTANCE,
     DISTANCE_200,
     HAZARD,
@@ -21,7 +22,8 @@ from engine.codes import (
     SAFETY_FOR,
     SPEED_LIMIT,
 )
-from engine.moves import CALL, DECLINE, PASS, CoupFourre, Discard, Move, Play
+from engine.moves import CALL, DECLINE, Discard, Move, Play
+from engine.state import Phase
 from engine.tableau import Tableau
 from engine.view import SeatView
 
@@ -39,12 +41,10 @@ class StrongPlayer:
 
     def choose(self, view: SeatView) -> Move:
         moves = view.legal_moves
-        for move in moves:
-            if isinstance(move, CoupFourre):
-                return move
-        if moves[-1] is PASS:  # a chance without the safety (private chances ask every seat)
-            return PASS
-        if CALL in moves:
+        phase = view.phase
+        if phase is Phase.COUP_FOURRE:  # the coup-fourré if it holds the safety, else pass
+            return moves[0]
+        if phase is Phase.EXTENSION:
             return CALL if self._should_extend(view) else DECLINE
         table = _Table(view)
         random = self.rng.random
@@ -139,17 +139,13 @@ class _Table:
             hazards = ANSWERS[card]
             if mine.protection & hazards:
                 return 0.0  # protected already: this remedy is dead
-            unseen = self.view.unseen_count
-            return 40.0 + 10 * sum(
-                unseen(hazard) for hazard in range(SPEED_LIMIT + 1) if hazards >> hazard & 1
-            )
+            return 40.0 + 10 * self.view.unseen_count(CURES[card])
         if kind == DISTANCE:
             if mine.distance + KM[card] > self.target:
                 return 1.0
             return 20.0 + KM[card] / 10
         view = self.view
-        if all(
-            view.tableau(side).protected(card) for side in range(self.sides) if side != self.side
-        ):
-            return 0.0  # nobody left to play it on
-        return 30.0
+        for side in range(self.sides):
+            if side != self.side and not view.tableau(side).protected(card):
+                return 30.0
+        return 0.0  # nobody left to play it on
