@@ -9,7 +9,7 @@ standard library's otherwise.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from random import Random
 from typing import TypeVar
 
@@ -28,16 +28,20 @@ def _shuffle_inline(rng: Random, cards: list[_Card]) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
-def _choice_inline(rng: Random, items: Sequence[_Item]) -> _Item:
-    n = len(items)
-    if not n:
-        raise IndexError("Cannot choose from an empty sequence")
+def _inline_chooser(rng: Random) -> Callable[[Sequence[_Item]], _Item]:
     getrandbits = rng.getrandbits
-    bits = n.bit_length()
-    index = getrandbits(bits)
-    while index >= n:
+
+    def choose(items: Sequence[_Item]) -> _Item:
+        n = len(items)
+        if not n:
+            raise IndexError("Cannot choose from an empty sequence")
+        bits = n.bit_length()
         index = getrandbits(bits)
-    return items[index]
+        while index >= n:
+            index = getrandbits(bits)
+        return items[index]
+
+    return choose
 
 
 def _agrees_with_random() -> bool:
@@ -45,8 +49,8 @@ def _agrees_with_random() -> bool:
         mine, theirs = list(range(106)), list(range(106))
         _shuffle_inline(Random(seed), mine)
         Random(seed).shuffle(theirs)
-        ours, standard = Random(seed), Random(seed)
-        chosen = [_choice_inline(ours, mine[: size + 1]) for size in range(106)]
+        ours, standard = _inline_chooser(Random(seed)), Random(seed)
+        chosen = [ours(mine[: size + 1]) for size in range(106)]
         if mine != theirs or chosen != [standard.choice(mine[: size + 1]) for size in range(106)]:
             return False
     return True
@@ -63,8 +67,8 @@ def shuffle(rng: Random, cards: list[_Card]) -> None:
         rng.shuffle(cards)
 
 
-def choice(rng: Random, items: Sequence[_Item]) -> _Item:
-    """One of ``items``, as ``rng.choice(items)`` would pick it."""
+def chooser(rng: Random) -> Callable[[Sequence[_Item]], _Item]:
+    """A function picking one of some items, as ``rng.choice`` would pick it."""
     if _INLINE and type(rng) is Random:
-        return _choice_inline(rng, items)
-    return rng.choice(items)
+        return _inline_chooser(rng)
+    return rng.choice

@@ -286,7 +286,7 @@ class HandState:
         own = seat % self.sides
         tableaux = self.tableaux
         opponents = self._opponents[own]
-        plays = self._own_plays(seat)
+        plays = self._own_plays(seat) if self._per_player_200 else tableaux[own].own_plays
         discardable = self._discardable
         moves: list[Move] = []
         append = moves.append
@@ -391,7 +391,7 @@ class HandState:
             self.hands[seat].remove(code)
             self.face_up[code] += 1
             self.discards.append(code)
-            self._next_turn(seat)
+            self._begin_turn((seat + 1) % self.players)
         elif isinstance(move, PassCoupFourre):
             self._pass_chance()
         elif isinstance(move, CoupFourre):
@@ -402,7 +402,7 @@ class HandState:
             for tableau in self.tableaux:
                 tableau.retarget(target)
             self.phase = Phase.PLAY
-            self._next_turn(seat)
+            self._begin_turn((seat + 1) % self.players)
         else:
             self._complete(seat % self.sides)
 
@@ -424,19 +424,19 @@ class HandState:
             elif tableau.distance == tableau.target:
                 self._complete(own)
             else:
-                self._next_turn(seat)
+                self._begin_turn((seat + 1) % self.players)
         elif kind == SAFETY:
             self.discards.extend(tableau.lay_safety(code, coup_fourre=False))
             if not self.draw_pile and self._no_extra_turn:
-                self._next_turn(seat)
+                self._begin_turn((seat + 1) % self.players)
             else:
                 self._begin_turn(seat)  # a safety gives another turn (§4)
         elif code == END_OF_LIMIT:
             tableau.put_on_speed(code)
-            self._next_turn(seat)
+            self._begin_turn((seat + 1) % self.players)
         else:
             tableau.put_on_battle(code)
-            self._next_turn(seat)
+            self._begin_turn((seat + 1) % self.players)
 
     def _may_extend(self) -> bool:
         return self.rules.extension_allowed and self.extension_caller is None
@@ -542,9 +542,6 @@ class HandState:
         self.phase = Phase.OVER
 
     # -- turns ---------------------------------------------------------------------------------
-
-    def _next_turn(self, seat: int) -> None:
-        self._begin_turn((seat + 1) % self.players)
 
     def _begin_turn(self, seat: int) -> None:
         """Give ``seat`` the turn and draw for it; skip empty hands once the pile has run out;

@@ -12,13 +12,13 @@ from __future__ import annotations
 from engine.codes import (
     ANSWERS,
     BATTLE_HAZARDS,
-    CURES,
     DISTANCE_200,
     END_OF_LIMIT,
     KM,
     LIMITED_DISTANCE,
     NO_CARD,
     REMEDIES_BEFORE_ROLL,
+    REMEDY_FOR,
     RIGHT_OF_WAY,
     ROLL,
     SAFETIES,
@@ -36,7 +36,6 @@ from engine.rules import (
 
 _DISTANCES = tuple(code for code, km in enumerate(KM) if km)
 _FAST_DISTANCE = sum(1 << code for code in _DISTANCES) & ~LIMITED_DISTANCE
-_BATTLE_REMEDIES = tuple(code for code in range(len(KM)) if REMEDIES_BEFORE_ROLL >> code & 1)
 
 
 class Tableau:
@@ -224,8 +223,8 @@ class Tableau:
         elif top == ROLL:
             rolling = True
         else:
-            remedy = top != NO_CARD and bool(REMEDIES_BEFORE_ROLL >> top & 1)
-            rolling = remedy and self._remedy_rolls
+            remedy_shows = top != NO_CARD and bool(REMEDIES_BEFORE_ROLL >> top & 1)
+            rolling = remedy_shows and self._remedy_rolls
         self.rolling = rolling
 
         plays = SAFETIES
@@ -243,9 +242,7 @@ class Tableau:
         if limited:
             plays |= 1 << END_OF_LIMIT
         if showing != NO_CARD:
-            for remedy in _BATTLE_REMEDIES:
-                if CURES[remedy] == showing:
-                    plays |= 1 << remedy
+            plays |= 1 << REMEDY_FOR[showing]
         self.own_plays = plays
 
         protection = self.protection

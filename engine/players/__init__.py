@@ -16,7 +16,10 @@ from engine.view import SeatView
 class ComputerPlayer(Protocol):
     """The one interface every computer player implements."""
 
-    name: str
+    @property
+    def name(self) -> str:
+        """The player's registry name (a class attribute of each player)."""
+        ...
 
     def choose(self, view: SeatView) -> Move:
         """One of ``view.legal_moves`` (coups-fourrés and the extension question included)."""

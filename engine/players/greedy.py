@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from random import Random
+from typing import ClassVar
 
 from engine.codes import DISTANCE, HAZARD, KIND, KM, REMEDY, ROLL, SAFETY
 from engine.moves import CALL, PASS, CoupFourre, Discard, Move, Play
@@ -13,7 +14,7 @@ class GreedyPlayer:
     """Coup-fourré whenever it can, the longest distance, then hazards on the leader, then
     remedies; discards what is least useful; extends whenever it can."""
 
-    name = "greedy"
+    name: ClassVar[str] = "greedy"
 
     def __init__(self, rng: Random) -> None:
         self.rng = rng

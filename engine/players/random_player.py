@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from random import Random
+from typing import ClassVar
 
 from engine.moves import Move
-from engine.randomness import choice
+from engine.randomness import chooser
 from engine.view import SeatView
 
 
 class RandomPlayer:
     """Any legal move, uniformly."""
 
-    name = "random"
+    name: ClassVar[str] = "random"
 
     def __init__(self, rng: Random) -> None:
         self.rng = rng
+        self._pick: Callable[[Sequence[Move]], Move] = chooser(rng)
 
     def choose(self, view: SeatView) -> Move:
-        return choice(self.rng, view.legal_moves)
+        return self._pick(view.legal_moves)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import statistics
 from random import Random
+from typing import ClassVar
 
 from engine.moves import CALL, DECLINE, CoupFourre, Move
 from engine.players.strong import StrongPlayer
@@ -31,7 +32,7 @@ EVIDENCE = 1.0
 class SearchPlayer:
     """Looks ahead to the end of the hand through sampled deals."""
 
-    name = "search"
+    name: ClassVar[str] = "search"
 
     def __init__(self, rng: Random, deals: int = DEALS, candidates: int = CANDIDATES) -> None:
         self.rng = rng

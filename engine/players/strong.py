@@ -4,6 +4,7 @@ the extension: what a good table player does, without looking ahead."""
 from __future__ import annotations
 
 from random import Random
+from typing import ClassVar
 
 from engine.codes import (
     ANSWERS,
@@ -34,7 +35,7 @@ SAFETY_POINTS_NOW = 10
 class StrongPlayer:
     """Heuristic play informed by every card seen so far."""
 
-    name = "strong"
+    name: ClassVar[str] = "strong"
 
     def __init__(self, rng: Random) -> None:
         self.rng = rng
