@@ -55,6 +55,7 @@ class Tableau:
         "own_plays",
         "open_to",
         "target",
+        "rules",
         "_remedy_rolls",
         "_safety_rolls",
         "_hazards_on_rolling",
@@ -85,6 +86,7 @@ class Tableau:
         self.open_to = 0
         """The hazards an opponent may play on this side now, as a mask."""
         self.target = target
+        self.rules = rules
         self._remedy_rolls = rules.roll_after_remedy is RollAfterRemedy.NOT_REQUIRED
         self._safety_rolls = rules.safety_on_hazard is SafetyOnHazard.ROLLS_AT_ONCE
         self._hazards_on_rolling = rules.hazards is Hazards.ON_ROLLING
@@ -94,7 +96,7 @@ class Tableau:
 
     def copy(self) -> Tableau:
         """An independent copy (its lists hold ints, so one level deep is enough)."""
-        twin = Tableau.__new__(Tableau)
+        twin = Tableau(self.rules, self.target)
         twin.battle = self.battle[:]
         twin.speed = self.speed[:]
         twin.distance = self.distance
@@ -107,12 +109,6 @@ class Tableau:
         twin.rolling = self.rolling
         twin.own_plays = self.own_plays
         twin.open_to = self.open_to
-        twin.target = self.target
-        twin._remedy_rolls = self._remedy_rolls
-        twin._safety_rolls = self._safety_rolls
-        twin._hazards_on_rolling = self._hazards_on_rolling
-        twin._limit_on_limit = self._limit_on_limit
-        twin._per_player_200 = self._per_player_200
         return twin
 
     # -- what shows (RULES.md §3) --------------------------------------------------------------

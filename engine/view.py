@@ -13,6 +13,7 @@ from typing import Any
 from engine.cards import Card
 from engine.codes import CARDS, COUNT, KM, NO_CARD, SAFETY_FOR
 from engine.moves import Move
+from engine.randomness import shuffle
 from engine.rules import Rules
 from engine.state import HandState, Phase
 from engine.tableau import Tableau
@@ -219,7 +220,7 @@ class SeatView:
         state = self._state.copy()
         others = [seat for seat in range(state.players) if seat != self.seat]
         pool = [card for seat in others for card in state.hands[seat]] + state.draw_pile
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         for seat in others:
             size = len(state.hands[seat])
             state.hands[seat], pool = pool[:size], pool[size:]

@@ -85,9 +85,10 @@ class SearchPlayer:
     def _play_out(self, state: HandState, side: int) -> int:
         """The hand played to its end by the heuristics at every seat: ``side``'s score less
         its best rival's."""
+        views = [seat_view(state, seat) for seat in range(state.players)]
         while not state.over:
             seat = state.to_act
-            state.apply_legal(self.rollout.choose(seat_view(state, seat)), seat)
+            state.apply_legal(self.rollout.choose(views[seat]), seat)
         scores = score_hand(state.report(), state.rules).sides
         rival = max(score.total for other, score in enumerate(scores) if other != side)
         return scores[side].total - rival
