@@ -19,11 +19,15 @@ _Item = TypeVar("_Item")
 
 def _shuffle_inline(rng: Random, cards: list[_Card]) -> None:
     getrandbits = rng.getrandbits
+    bits = len(cards).bit_length()
+    shortest = 1 << bits >> 1  # the smallest size drawn with ``bits`` bits
     for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        bits = n.bit_length()
+        size = i + 1
+        if size < shortest:
+            bits -= 1
+            shortest >>= 1
         j = getrandbits(bits)
-        while j >= n:
+        while j >= size:
             j = getrandbits(bits)
         cards[i], cards[j] = cards[j], cards[i]
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from engine.rules import FailedExtension, Rules, Shutout
@@ -47,6 +48,10 @@ class HandEnd(StrEnum):
     DECK_EXHAUSTED = "deck_exhausted"
 
 
+_POINTS_BY_CATEGORY = attrgetter(*(category.value for category in Category))
+"""Every category's points of a :class:`SideScore`, read in one call."""
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SideScore:
     """One side's breakdown for a hand; ``total`` is the sum of the parts by construction."""
@@ -70,7 +75,7 @@ class SideScore:
     @property
     def total(self) -> int:
         """The side's score for the hand."""
-        return sum(self.points(category) for category in Category)
+        return sum(_POINTS_BY_CATEGORY(self))
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> SideScore:
