@@ -132,9 +132,9 @@ class Game:
         """Let computer players (one per seat) play to the end of the game, or ``hands`` hands."""
         target = None if hands is None else len(self.sheet.hands) + hands
         while not self.over and (target is None or len(self.sheet.hands) < target):
-            hand = self.hand
+            hand, over = self.hand, Phase.OVER
             views = [seat_view(hand, seat) for seat in range(self.rules.players)]
-            while hand.phase is not Phase.OVER:  # a view is a window: one per seat and hand
+            while hand.phase is not over:  # a view is a window: one per seat and hand
                 seat = hand.to_act
                 hand.apply_legal(players[seat].choose(views[seat]), seat)
             self._hand_over()

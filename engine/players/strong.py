@@ -28,6 +28,9 @@ from engine.state import Phase
 from engine.tableau import Tableau
 from engine.view import SeatView
 
+_COUP_FOURRE = Phase.COUP_FOURRE
+_EXTENSION = Phase.EXTENSION
+
 SAFETY_POINTS_NOW = 10
 """Draw-pile size under which holding a safety for a coup-fourré no longer pays: lay it."""
 
@@ -43,9 +46,9 @@ class StrongPlayer:
     def choose(self, view: SeatView) -> Move:
         moves = view.legal_moves
         phase = view.phase
-        if phase is Phase.COUP_FOURRE:  # the coup-fourré if it holds the safety, else pass
+        if phase is _COUP_FOURRE:  # the coup-fourré if it holds the safety, else pass
             return moves[0]
-        if phase is Phase.EXTENSION:
+        if phase is _EXTENSION:
             return CALL if self._should_extend(view) else DECLINE
         table = _Table(view)
         random = self.rng.random
