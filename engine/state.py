@@ -302,7 +302,7 @@ class HandState:
         if len(opponents) == 1:  # two sides: a card has one play at most, one bit test
             opponent = opponents[0]
             legal = plays | tableaux[opponent].open_to
-            play = PLAY_AGAINST[opponent]
+            play, discard = PLAY_AGAINST[opponent], DISCARD
             for code in self.hands[seat]:
                 bit = 1 << code
                 if seen & bit:
@@ -311,7 +311,7 @@ class HandState:
                 if legal & bit:
                     append(play[code])
                 if discardable & bit:
-                    append(DISCARD[code])
+                    append(discard[code])
             return tuple(moves)
         for code in self.hands[seat]:
             bit = 1 << code
