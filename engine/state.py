@@ -17,19 +17,17 @@ Cards are codes and tableaux keep their legal plays as masks (:mod:`engine.codes
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import StrEnum
 from random import Random
 
+from engine import legality
 from engine.chance import NOTHING_FRESH, Chance, after_clearing, answerable, seats_to_ask
 from engine.codes import (
     ANSWERS,
     CARDS,
     COUNT,
     DISTANCE,
-    DISTANCE_200,
     END_OF_LIMIT,
     HAZARD,
-    HAZARDS,
     KIND,
     KM,
     NO_CARD,
@@ -43,23 +41,16 @@ from engine.codes import (
 from engine.errors import IllegalMove
 from engine.moves import (
     CALL,
-    COUP_FOURRE,
     DECLINE,
-    DISCARD,
-    HAZARD_PLAY,
-    OWN_PLAY,
-    PASS,
-    PLAY_AGAINST,
     CallExtension,
     CoupFourre,
-    DeclineExtension,
     Discard,
     Move,
     PassCoupFourre,
     Play,
 )
+from engine.phase import Phase
 from engine.randomness import shuffle
-from engine.refusals import refusal
 from engine.report import HandReport, SideReport
 from engine.rules import (
     CoupFourreWindow,
@@ -74,19 +65,6 @@ from engine.tableau import Tableau
 HAND_SIZE = 6
 _ALL_CARDS = (1 << COUNT) - 1
 _DISTANCE_CODES = tuple(code for code, km in enumerate(KM) if km)
-
-
-class Phase(StrEnum):
-    """What the seat to act is asked."""
-
-    PLAY = "play"
-    """Play a card or discard one (after the engine drew for it)."""
-    COUP_FOURRE = "coup_fourre"
-    """Lay the matching safety out of turn, or let the chance go."""
-    EXTENSION = "extension"
-    """Extend the hand to 1,000, or stop at 700."""
-    OVER = "over"
-    """The hand has ended."""
 
 
 # The hot path reads the phases from module constants: an enum member's lookup through its class
@@ -127,9 +105,9 @@ class HandState:
         "_until_next_draw",
         "_no_extra_turn",
         "_no_playable_ends",
-        "_discardable",
-        "_per_player_200",
-        "_opponents",
+        "discardable",
+        "per_player_200",
+        "opponents",
         "_legal",
     )
 
@@ -179,12 +157,15 @@ class HandState:
         self._no_extra_turn = rules.safety_after_exhaustion is SafetyAfterExhaustion.NO_EXTRA_TURN
         self._no_playable_ends = rules.exhaustion_end is ExhaustionEnd.NO_PLAYABLE
         forbidden = rules.discard_safeties is DiscardSafeties.FORBIDDEN
-        self._discardable = _ALL_CARDS & ~SAFETIES if forbidden else _ALL_CARDS
-        self._per_player_200 = rules.two_hundreds_limit is TwoHundredsLimit.PLAYER
+        self.discardable = _ALL_CARDS & ~SAFETIES if forbidden else _ALL_CARDS
+        """The cards a seat may discard, as a mask (:mod:`engine.legality`)."""
+        self.per_player_200 = rules.two_hundreds_limit is TwoHundredsLimit.PLAYER
+        """Whether the two 200s are counted per player rather than per side."""
         sides = self.sides
-        self._opponents = tuple(
+        self.opponents = tuple(
             tuple(other for other in range(sides) if other != side) for side in range(sides)
         )
+        """Each side's opponent sides."""
         self._legal: tuple[Move, ...] | None = None
         """The legal moves of the seat to act, once asked for, until the next move."""
         if not deck:
@@ -268,9 +249,9 @@ class HandState:
         if legal is None:
             phase = self.phase
             if phase is _PLAY:
-                legal = self._plays(to_act)
+                legal = legality.plays(self, to_act)
             elif phase is _COUP_FOURRE:
-                legal = self._answers(to_act)
+                legal = legality.answers(self, to_act)
             elif phase is _EXTENSION:
                 legal = (CALL, DECLINE)
             else:
@@ -278,106 +259,16 @@ class HandState:
             self._legal = legal
         return legal
 
-    def _answers(self, seat: int) -> tuple[Move, ...]:
-        """The coups-fourrés ``seat`` may declare, and letting the chance go."""
-        hand = self.hands[seat]
-        moves: list[Move] = []
-        for hazard in self.chance_hazards:
-            safety = SAFETY_FOR[hazard]
-            if safety in hand and COUP_FOURRE[safety] not in moves:
-                moves.append(COUP_FOURRE[safety])
-        moves.append(PASS)
-        return tuple(moves)
-
-    def _plays(self, seat: int) -> tuple[Move, ...]:
-        """The plays and discards of ``seat``, in the order of its hand (each card once)."""
-        own = seat % self.sides
-        tableaux = self.tableaux
-        opponents = self._opponents[own]
-        plays = self._own_plays(seat) if self._per_player_200 else tableaux[own].own_plays
-        discardable = self._discardable
-        moves: list[Move] = []
-        append = moves.append
-        seen = 0
-        if len(opponents) == 1:  # two sides: a card has one play at most, one bit test
-            opponent = opponents[0]
-            legal = plays | tableaux[opponent].open_to
-            play, discard = PLAY_AGAINST[opponent], DISCARD
-            for code in self.hands[seat]:
-                bit = 1 << code
-                if seen & bit:
-                    continue
-                seen |= bit
-                if legal & bit:
-                    append(play[code])
-                if discardable & bit:
-                    append(discard[code])
-            return tuple(moves)
-        for code in self.hands[seat]:
-            bit = 1 << code
-            if seen & bit:
-                continue
-            seen |= bit
-            if HAZARDS & bit:
-                for side in opponents:
-                    if tableaux[side].open_to & bit:
-                        append(HAZARD_PLAY[code][side])
-            elif plays & bit:
-                append(OWN_PLAY[code])
-            if discardable & bit:
-                append(DISCARD[code])
-        return tuple(moves)
-
-    def _own_plays(self, seat: int) -> int:
-        """The cards ``seat`` may lay on its own tableau, as a mask."""
-        tableau = self.tableaux[seat % self.sides]
-        plays = tableau.own_plays
-        if (
-            self._per_player_200
-            and plays >> DISTANCE_200 & 1
-            and tableau.two_hundreds_by_seat.get(seat, 0) >= 2
-        ):
-            plays &= ~(1 << DISTANCE_200)
-        return plays
-
     def is_legal(self, move: Move, seat: int | None = None) -> bool:
         """Whether ``seat`` (by default the seat to act) may make ``move`` now."""
-        if seat is None:
-            seat = self.to_act
-        phase = self.phase
-        if phase is _OVER or seat != self.to_act:
-            return False
-        if phase is _COUP_FOURRE:
-            return isinstance(move, PassCoupFourre) or (
-                isinstance(move, CoupFourre) and move in self.legal_moves(seat)
-            )
-        if phase is _EXTENSION:
-            return isinstance(move, CallExtension | DeclineExtension)
-        if not isinstance(move, Play | Discard):
-            return False
-        code = move.code
-        if code not in self.hands[seat]:
-            return False
-        bit = 1 << code
-        if isinstance(move, Discard):
-            return bool(self._discardable & bit)
-        own = seat % self.sides
-        target = move.target
-        if HAZARDS & bit:
-            return (
-                target is not None
-                and 0 <= target < self.sides
-                and target != own
-                and bool(self.tableaux[target].open_to & bit)
-            )
-        return (target is None or target == own) and bool(self._own_plays(seat) & bit)
+        return legality.is_legal(self, move, self.to_act if seat is None else seat)
 
     def check(self, move: Move, seat: int | None = None) -> None:
         """Raise :class:`IllegalMove` naming the rule if ``move`` is not legal for ``seat``."""
         if seat is None:
             seat = self.to_act
         if not self.is_legal(move, seat):
-            raise IllegalMove(refusal(self, move, seat))
+            raise IllegalMove(legality.refusal(self, move, seat))
 
     # -- moves ---------------------------------------------------------------------------------
 
@@ -584,15 +475,8 @@ class HandState:
         if not any(self.hands):
             return True
         if self._no_playable_ends:
-            return not any(self._may_play(seat) for seat in range(self.players))
+            return not any(legality.may_play(self, seat) for seat in range(self.players))
         return False
-
-    def _may_play(self, seat: int) -> bool:
-        """Whether ``seat`` holds a card it may play (not only discard), turn or not."""
-        plays = self._own_plays(seat)
-        for side in self._opponents[seat % self.sides]:
-            plays |= self.tableaux[side].open_to
-        return any(plays >> card & 1 for card in self.hands[seat])
 
     # -- the report a table would enter --------------------------------------------------------
 

@@ -1,0 +1,231 @@
+"""What a seat may do now, and why not: the legal moves of a hand and the reasons for refusals.
+
+Legality is a bit test on the masks each :class:`~engine.tableau.Tableau` keeps of what it
+allows (:attr:`~engine.tableau.Tableau.own_plays`, :attr:`~engine.tableau.Tableau.open_to`): the
+hot path of every computer player, so the moves are shared instances and nothing is formatted.
+A person (or a client) whose move is refused deserves the rule, so :func:`refusal` works the
+reason out again from the piles, only for a refused move, and formats it then.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.cards import CardKind
+from engine.codes import (
+    CARDS,
+    CODE,
+    CURES,
+    DISTANCE_200,
+    END_OF_LIMIT,
+    HAZARDS,
+    KM,
+    LIMITED_DISTANCE,
+    NO_CARD,
+    REMEDIES_BEFORE_ROLL,
+    ROLL,
+    SAFETY_FOR,
+    SPEED_LIMIT,
+    STOP,
+)
+from engine.moves import (
+    COUP_FOURRE,
+    DISCARD,
+    HAZARD_PLAY,
+    OWN_PLAY,
+    PASS,
+    PLAY_AGAINST,
+    CallExtension,
+    CoupFourre,
+    DeclineExtension,
+    Discard,
+    Move,
+    PassCoupFourre,
+    Play,
+)
+from engine.phase import Phase
+from engine.rules import DiscardSafeties, Hazards, SpeedLimitOnLimit
+
+if TYPE_CHECKING:
+    from engine.state import HandState
+
+
+def answers(state: HandState, seat: int) -> tuple[Move, ...]:
+    """The coups-fourrés ``seat`` may declare, and letting the chance go."""
+    hand = state.hands[seat]
+    moves: list[Move] = []
+    for hazard in state.chance_hazards:
+        safety = SAFETY_FOR[hazard]
+        if safety in hand and COUP_FOURRE[safety] not in moves:
+            moves.append(COUP_FOURRE[safety])
+    moves.append(PASS)
+    return tuple(moves)
+
+
+def plays(state: HandState, seat: int) -> tuple[Move, ...]:
+    """The plays and discards of ``seat``, in the order of its hand (each card once)."""
+    own = seat % state.sides
+    tableaux = state.tableaux
+    opponents = state.opponents[own]
+    plays = own_plays(state, seat) if state.per_player_200 else tableaux[own].own_plays
+    discardable = state.discardable
+    moves: list[Move] = []
+    append = moves.append
+    seen = 0
+    if len(opponents) == 1:  # two sides: a card has one play at most, one bit test
+        opponent = opponents[0]
+        legal = plays | tableaux[opponent].open_to
+        play, discard = PLAY_AGAINST[opponent], DISCARD
+        for code in state.hands[seat]:
+            bit = 1 << code
+            if seen & bit:
+                continue
+            seen |= bit
+            if legal & bit:
+                append(play[code])
+            if discardable & bit:
+                append(discard[code])
+        return tuple(moves)
+    for code in state.hands[seat]:
+        bit = 1 << code
+        if seen & bit:
+            continue
+        seen |= bit
+        if HAZARDS & bit:
+            for side in opponents:
+                if tableaux[side].open_to & bit:
+                    append(HAZARD_PLAY[code][side])
+        elif plays & bit:
+            append(OWN_PLAY[code])
+        if discardable & bit:
+            append(DISCARD[code])
+    return tuple(moves)
+
+
+def own_plays(state: HandState, seat: int) -> int:
+    """The cards ``seat`` may lay on its own tableau, as a mask."""
+    tableau = state.tableaux[seat % state.sides]
+    plays = tableau.own_plays
+    if (
+        state.per_player_200
+        and plays >> DISTANCE_200 & 1
+        and tableau.two_hundreds_by_seat.get(seat, 0) >= 2
+    ):
+        plays &= ~(1 << DISTANCE_200)
+    return plays
+
+
+def is_legal(state: HandState, move: Move, seat: int) -> bool:
+    """Whether ``seat`` may make ``move`` now."""
+    phase = state.phase
+    if phase is Phase.OVER or seat != state.to_act:
+        return False
+    if phase is Phase.COUP_FOURRE:
+        return isinstance(move, PassCoupFourre) or (
+            isinstance(move, CoupFourre) and move in state.legal_moves(seat)
+        )
+    if phase is Phase.EXTENSION:
+        return isinstance(move, CallExtension | DeclineExtension)
+    if not isinstance(move, Play | Discard):
+        return False
+    code = move.code
+    if code not in state.hands[seat]:
+        return False
+    bit = 1 << code
+    if isinstance(move, Discard):
+        return bool(state.discardable & bit)
+    own = seat % state.sides
+    target = move.target
+    if HAZARDS & bit:
+        return (
+            target is not None
+            and 0 <= target < state.sides
+            and target != own
+            and bool(state.tableaux[target].open_to & bit)
+        )
+    return (target is None or target == own) and bool(own_plays(state, seat) & bit)
+
+
+def may_play(state: HandState, seat: int) -> bool:
+    """Whether ``seat`` holds a card it may play (not only discard), turn or not."""
+    allowed = own_plays(state, seat)
+    tableaux = state.tableaux
+    for side in state.opponents[seat % state.sides]:
+        allowed |= tableaux[side].open_to
+    return any(allowed >> card & 1 for card in state.hands[seat])
+
+
+# -- why not ---------------------------------------------------------------------------------
+
+
+def refusal(state: HandState, move: Move, seat: int) -> str:
+    """The reason ``move`` of ``seat`` is refused, for a move :meth:`HandState.legal` refused."""
+    if state.phase is Phase.OVER:
+        return "The hand is over (RULES.md §8)."
+    if seat != state.to_act:
+        return f"Seat {seat} may not act now: it is seat {state.to_act}'s move."
+    if state.phase is Phase.COUP_FOURRE:
+        return f"Seat {seat} may only declare the coup-fourré or pass now (RULES.md §6)."
+    if state.phase is Phase.EXTENSION:
+        return f"Seat {seat} must say whether to extend the hand (RULES.md §7)."
+    if not isinstance(move, Play | Discard):
+        return f"Seat {seat} must play or discard a card (RULES.md §4)."
+    card = move.card
+    if CODE[card] not in state.hands[seat]:
+        return f"Seat {seat} does not hold {card}."
+    return f"Seat {seat}: {_card_refusal(state, move, seat)}"
+
+
+def _card_refusal(state: HandState, move: Play | Discard, seat: int) -> str:
+    card = move.card
+    if isinstance(move, Discard):
+        assert state.rules.discard_safeties is DiscardSafeties.FORBIDDEN
+        return "safeties may not be discarded under discard_safeties: forbidden (§12)."
+    own = state.side_of(seat)
+    if card.kind is CardKind.HAZARD:
+        if move.target is None or not 0 <= move.target < state.sides:
+            return f"{card} must be played on an opponent side (RULES.md §2)."
+        if move.target == own:
+            return f"{card} cannot be played on the own side (RULES.md §2)."
+        return _hazard_refusal(state, CODE[card], move.target)
+    if move.target is not None and move.target != own:
+        return f"{card} goes on the own tableau (RULES.md §5)."
+    return _play_refusal(state, CODE[card], seat)
+
+
+def _play_refusal(state: HandState, code: int, seat: int) -> str:
+    """Why ``code`` cannot go on the own tableau of ``seat`` now."""
+    card = CARDS[code]
+    tableau = state.tableaux[state.side_of(seat)]
+    if card.kind is CardKind.DISTANCE:
+        if not tableau.rolling:
+            return f"distance needs the side rolling (a Roll showing) (§5); {card} refused."
+        if tableau.limited and not LIMITED_DISTANCE >> code & 1:
+            return f"under a Speed Limit only 25 and 50 may be played (§5); {card} refused."
+        if code == DISTANCE_200:
+            return "at most two 200 km cards per side in a hand (§5)."
+        return (
+            f"{card} would take the side to {tableau.distance + KM[code]} km, past "
+            f"the target of {state.target} (§5)."
+        )
+    if code == ROLL:
+        top = tableau.battle_top
+        assert top != NO_CARD and top != STOP and not REMEDIES_BEFORE_ROLL >> top & 1
+        return f"Roll goes on an empty pile, a Stop or a remedy, not on {CARDS[top]} (§5)."
+    if code == END_OF_LIMIT:
+        return "End of Limit needs a Speed Limit showing (§5)."
+    return f"{card} cures {CARDS[CURES[code]]}, which is not showing on the battle pile (§5)."
+
+
+def _hazard_refusal(state: HandState, hazard: int, side: int) -> str:
+    """Why ``hazard`` cannot be played on ``side`` now."""
+    card = CARDS[hazard]
+    tableau = state.tableaux[side]
+    if tableau.protected(hazard):
+        return f"side {side} is protected against {card} by a safety (§5)."
+    if hazard == SPEED_LIMIT:
+        assert state.rules.speed_limit_on_limit is SpeedLimitOnLimit.FORBIDDEN
+        return f"side {side} is already limited (§5)."
+    if state.rules.hazards is Hazards.ON_ROLLING:
+        return f"side {side} is not rolling (hazards: on_rolling, §12)."
+    return f"side {side}'s battle pile is empty: only a Speed Limit may start a hand (§5)."
