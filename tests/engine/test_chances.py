@@ -12,7 +12,17 @@ from engine.moves import PASS, CoupFourre, Discard, Move, Play
 from engine.rules import Rules
 from engine.state import HandState, Phase
 from engine.view import seat_view
-from tests.engine.positions import position
+from tests.engine.positions import (
+    battle,
+    battle_top,
+    coup_fourres,
+    give,
+    position,
+    set_battle,
+    set_draw_pile,
+    set_hand,
+    set_turn,
+)
 
 C = Card
 VICTIMS_NEXT_TURN = {"coup_fourre_window": "victims_next_turn"}
@@ -22,10 +32,10 @@ FILLER = [C.DISTANCE_25] * 5
 def rolling_table(players: int, variants: dict[str, str] | None = None) -> HandState:
     """Seat 0 to play; every side rolling; every other seat holding six cards of filler."""
     state = position([], players=players, variants=variants)
-    for tableau in state.tableaux:
-        tableau.battle = [C.ROLL]
+    for side in range(state.sides):
+        set_battle(state, side, [C.ROLL])
     for seat in range(1, players):
-        state.hands[seat] = [*FILLER, C.DISTANCE_25]
+        set_hand(state, seat, [*FILLER, C.DISTANCE_25])
     return state
 
 
@@ -34,8 +44,8 @@ def rolling_table(players: int, variants: dict[str, str] | None = None) -> HandS
 
 def test_under_victims_next_turn_a_partner_holding_the_safety_is_not_asked() -> None:
     state = rolling_table(4, VICTIMS_NEXT_TURN)
-    state.hands[0] = [C.FLAT_TIRE, *FILLER]
-    state.hands[3] = [C.PUNCTURE_PROOF, *FILLER]  # seat 3 partners seat 1 on side 1
+    set_hand(state, 0, [C.FLAT_TIRE, *FILLER])
+    set_hand(state, 3, [C.PUNCTURE_PROOF, *FILLER])  # seat 3 partners seat 1 on side 1
     state.apply(Play(C.FLAT_TIRE, 1))
     assert (state.phase, state.to_act) == (Phase.PLAY, 1)  # seat 1's turn: it holds nothing
     state.apply(Discard(C.DISTANCE_25))
@@ -46,12 +56,12 @@ def test_under_victims_next_turn_a_partner_holding_the_safety_is_not_asked() -> 
 
 def test_under_victims_next_turn_the_seat_whose_turn_begins_is_asked_before_drawing() -> None:
     state = rolling_table(4, VICTIMS_NEXT_TURN)
-    state.to_act = state.turn = 2
-    state.hands[2] = [C.FLAT_TIRE, *FILLER]
-    state.hands[3] = [C.PUNCTURE_PROOF, *FILLER]
+    set_turn(state, 2)
+    set_hand(state, 2, [C.FLAT_TIRE, *FILLER])
+    set_hand(state, 3, [C.PUNCTURE_PROOF, *FILLER])
     state.apply(Play(C.FLAT_TIRE, 1), seat=2)
     assert (state.phase, state.to_act, len(state.hands[3])) == (Phase.COUP_FOURRE, 3, 6)
-    assert state.legal_moves() == [CoupFourre(C.PUNCTURE_PROOF), PASS]
+    assert state.legal_moves() == (CoupFourre(C.PUNCTURE_PROOF), PASS)
 
 
 @pytest.mark.parametrize("players", [3, 6])
@@ -60,38 +70,37 @@ def test_under_victims_next_turn_a_covered_hazard_keeps_its_chance(players: int)
     its partner); seat 2 answers the Stop, then the Flat Tire it uncovered."""
     state = rolling_table(players, VICTIMS_NEXT_TURN)
     victim = 2
-    state.hands[0] = [C.FLAT_TIRE, *FILLER]
-    state.hands[1] = [C.STOP, *FILLER]
-    state.hands[victim] = [C.RIGHT_OF_WAY, C.PUNCTURE_PROOF, *FILLER[:4]]
+    set_hand(state, 0, [C.FLAT_TIRE, *FILLER])
+    set_hand(state, 1, [C.STOP, *FILLER])
+    set_hand(state, victim, [C.RIGHT_OF_WAY, C.PUNCTURE_PROOF, *FILLER[:4]])
     state.apply(Play(C.FLAT_TIRE, 2))
     state.apply(Play(C.STOP, 2), seat=1)
     assert (state.phase, state.to_act) == (Phase.COUP_FOURRE, victim)
-    assert state.legal_moves() == [CoupFourre(C.RIGHT_OF_WAY), PASS]
+    assert state.legal_moves() == (CoupFourre(C.RIGHT_OF_WAY), PASS)
     pile = len(state.draw_pile)
     state.apply(CoupFourre(C.RIGHT_OF_WAY))
     assert (state.phase, state.to_act) == (Phase.COUP_FOURRE, victim)
-    assert state.legal_moves() == [CoupFourre(C.PUNCTURE_PROOF), PASS]
+    assert state.legal_moves() == (CoupFourre(C.PUNCTURE_PROOF), PASS)
     state.apply(CoupFourre(C.PUNCTURE_PROOF))
-    side = state.tableaux[2]
-    assert side.battle == [C.ROLL]
-    assert side.coup_fourres == [C.RIGHT_OF_WAY, C.PUNCTURE_PROOF]
+    assert battle(state, 2) == [C.ROLL]
+    assert coup_fourres(state, 2) == [C.RIGHT_OF_WAY, C.PUNCTURE_PROOF]
     # Two replacements, then the seat's own turn draw.
     assert (state.phase, state.to_act, len(state.draw_pile)) == (Phase.PLAY, victim, pile - 3)
 
 
 def test_under_victims_next_turn_a_hazard_older_than_the_side_s_last_turn_has_no_chance() -> None:
     state = rolling_table(3, VICTIMS_NEXT_TURN)
-    state.hands[0] = [C.FLAT_TIRE, *FILLER]
-    state.hands[2] = [C.RIGHT_OF_WAY, C.PUNCTURE_PROOF, *FILLER[:4]]
+    set_hand(state, 0, [C.FLAT_TIRE, *FILLER])
+    set_hand(state, 2, [C.RIGHT_OF_WAY, C.PUNCTURE_PROOF, *FILLER[:4]])
     state.apply(Play(C.FLAT_TIRE, 2))
     state.apply(Discard(C.DISTANCE_25), seat=1)
     state.apply(PASS, seat=2)  # lets the Flat Tire go
     state.apply(Discard(C.DISTANCE_25), seat=2)
-    state.hands[0].append(C.STOP)
+    give(state, 0, C.STOP)
     state.apply(Play(C.STOP, 2), seat=0)
     state.apply(Discard(C.DISTANCE_25), seat=1)
     state.apply(CoupFourre(C.RIGHT_OF_WAY), seat=2)
-    assert state.tableaux[2].battle_top is C.FLAT_TIRE  # played before seat 2's last turn
+    assert battle_top(state, 2) is C.FLAT_TIRE  # played before seat 2's last turn
     assert (state.phase, state.to_act) == (Phase.PLAY, 2)
 
 
@@ -103,11 +112,11 @@ NO_EXTRA_TURN = {"safety_after_exhaustion": "no_extra_turn"}
 
 def test_no_extra_turn_for_a_safety_laid_on_the_turn_that_drew_the_last_card() -> None:
     state = rolling_table(4, NO_EXTRA_TURN)
-    state.draw_pile[:] = [C.DISTANCE_50]
-    state.hands[0] = [C.DISTANCE_75]
+    set_draw_pile(state, [C.DISTANCE_50])
+    set_hand(state, 0, [C.DISTANCE_75])
     state.apply(Discard(C.DISTANCE_75))
     assert (state.to_act, state.draw_pile) == (1, [])
-    state.hands[1].append(C.EXTRA_TANK)
+    give(state, 1, C.EXTRA_TANK)
     state.apply(Play(C.EXTRA_TANK), seat=1)
     assert (state.phase, state.to_act) == (Phase.PLAY, 2)
 
@@ -115,7 +124,7 @@ def test_no_extra_turn_for_a_safety_laid_on_the_turn_that_drew_the_last_card() -
 def test_extra_turn_by_default_after_the_pile_ran_out() -> None:
     state = rolling_table(4)
     state.draw_pile.clear()
-    state.hands[0] = [C.EXTRA_TANK, C.DISTANCE_25]
+    set_hand(state, 0, [C.EXTRA_TANK, C.DISTANCE_25])
     state.apply(Play(C.EXTRA_TANK))
     assert (state.phase, state.to_act) == (Phase.PLAY, 0)
 
@@ -128,13 +137,13 @@ def test_no_extra_turn_coup_fourre_after_the_pile_ran_out_goes_on_after_the_atta
     state = rolling_table(players, NO_EXTRA_TURN)
     state.draw_pile.clear()
     partner = 1 + players // 2  # side 1's other seat
-    state.hands[0] = [C.ACCIDENT, *FILLER]
-    state.hands[partner] = [C.DRIVING_ACE, *FILLER]
+    set_hand(state, 0, [C.ACCIDENT, *FILLER])
+    set_hand(state, partner, [C.DRIVING_ACE, *FILLER])
     state.apply(Play(C.ACCIDENT, 1))
     assert (state.phase, state.to_act) == (Phase.COUP_FOURRE, partner)
     state.apply(CoupFourre(C.DRIVING_ACE))
-    assert state.tableaux[1].battle == [C.ROLL]
-    assert state.tableaux[1].coup_fourres == [C.DRIVING_ACE]
+    assert battle(state, 1) == [C.ROLL]
+    assert coup_fourres(state, 1) == [C.DRIVING_ACE]
     assert (state.phase, state.to_act) == (Phase.PLAY, 1)  # the seat after the attacker
 
 
@@ -143,8 +152,8 @@ def test_by_default_a_coup_fourre_after_the_pile_ran_out_takes_the_turn(players:
     state = rolling_table(players)
     state.draw_pile.clear()
     partner = 1 + players // 2
-    state.hands[0] = [C.ACCIDENT, *FILLER]
-    state.hands[partner] = [C.DRIVING_ACE, *FILLER]
+    set_hand(state, 0, [C.ACCIDENT, *FILLER])
+    set_hand(state, partner, [C.DRIVING_ACE, *FILLER])
     state.apply(Play(C.ACCIDENT, 1))
     state.apply(CoupFourre(C.DRIVING_ACE))
     assert (state.phase, state.to_act, len(state.hands[partner])) == (Phase.PLAY, partner, 5)
@@ -156,9 +165,9 @@ def test_no_extra_turn_tests_the_pile_when_the_coup_fourre_is_laid() -> None:
     """The replacement draw takes the last card: the pile was not empty when the safety was
     laid, so the declarer still takes its turn."""
     state = rolling_table(4, NO_EXTRA_TURN)
-    state.draw_pile[:] = [C.DISTANCE_50]
-    state.hands[0] = [C.ACCIDENT, *FILLER]
-    state.hands[3] = [C.DRIVING_ACE, *FILLER]
+    set_draw_pile(state, [C.DISTANCE_50])
+    set_hand(state, 0, [C.ACCIDENT, *FILLER])
+    set_hand(state, 3, [C.DRIVING_ACE, *FILLER])
     state.apply(Play(C.ACCIDENT, 1))
     state.apply(CoupFourre(C.DRIVING_ACE))
     assert (state.phase, state.to_act, state.draw_pile) == (Phase.PLAY, 3, [])
@@ -171,9 +180,9 @@ def private_attack(players: int, holder: int | None, variants: dict[str, str] | 
     """Seat 0 attacks side 1 with an Accident; ``holder`` (or nobody) holds Driving Ace."""
     state = rolling_table(players, variants)
     state.private_chances = True
-    state.hands[0] = [C.ACCIDENT, *FILLER]
+    set_hand(state, 0, [C.ACCIDENT, *FILLER])
     if holder is not None:
-        state.hands[holder] = [C.DRIVING_ACE, *FILLER]
+        set_hand(state, holder, [C.DRIVING_ACE, *FILLER])
     state.apply(Play(C.ACCIDENT, 1))
     return state
 
@@ -196,7 +205,7 @@ def test_private_chances_ask_every_seat_of_the_side_the_next_to_play_last(
     state = private_attack(players, holder=None)
     for seat in asked:
         assert (state.phase, state.to_act) == (Phase.COUP_FOURRE, seat)
-        assert state.legal_moves() == [PASS]
+        assert state.legal_moves() == (PASS,)
         state.apply(PASS)
     assert (state.phase, state.to_act) == (Phase.PLAY, 1)
 
@@ -214,21 +223,21 @@ def test_private_chances_look_the_same_whether_or_not_a_seat_holds_the_safety(
 
 def test_private_chances_under_victims_next_turn_ask_the_seat_whose_turn_begins() -> None:
     state = private_attack(4, holder=None, variants=VICTIMS_NEXT_TURN)
-    assert (state.phase, state.to_act, state.legal_moves()) == (Phase.COUP_FOURRE, 1, [PASS])
+    assert (state.phase, state.to_act, state.legal_moves()) == (Phase.COUP_FOURRE, 1, (PASS,))
     state.apply(PASS)
     assert (state.phase, state.to_act, len(state.hands[1])) == (Phase.PLAY, 1, 7)  # drew
 
 
 def test_private_chances_let_the_holder_declare() -> None:
     state = private_attack(4, holder=3)
-    assert state.legal_moves() == [CoupFourre(C.DRIVING_ACE), PASS]
+    assert state.legal_moves() == (CoupFourre(C.DRIVING_ACE), PASS)
     state.apply(CoupFourre(C.DRIVING_ACE))
     assert (state.phase, state.to_act) == (Phase.PLAY, 3)
 
 
 def test_by_default_only_the_holder_is_asked() -> None:
     state = rolling_table(4)
-    state.hands[0] = [C.ACCIDENT, *FILLER]
+    set_hand(state, 0, [C.ACCIDENT, *FILLER])
     state.apply(Play(C.ACCIDENT, 1))
     assert (state.phase, state.to_act) == (Phase.PLAY, 1)
 
@@ -243,26 +252,26 @@ def test_under_victims_next_turn_a_skipped_seat_passes_the_turn_with_its_chance(
     was attacked since its last turn: seat 2 is asked before it plays."""
     state = rolling_table(3, VICTIMS_NEXT_TURN)
     state.draw_pile.clear()
-    state.to_act = state.turn = 2
-    state.hands[2] = [C.ACCIDENT, C.PUNCTURE_PROOF, C.DISTANCE_25]
-    state.hands[0] = [C.FLAT_TIRE, C.DISTANCE_25]
-    state.hands[1] = [C.DRIVING_ACE]
+    set_turn(state, 2)
+    set_hand(state, 2, [C.ACCIDENT, C.PUNCTURE_PROOF, C.DISTANCE_25])
+    set_hand(state, 0, [C.FLAT_TIRE, C.DISTANCE_25])
+    set_hand(state, 1, [C.DRIVING_ACE])
     state.apply(Play(C.ACCIDENT, 1), seat=2)
     state.apply(Play(C.FLAT_TIRE, 2), seat=0)
     state.apply(CoupFourre(C.DRIVING_ACE), seat=1)
     assert state.hands[1] == []
     assert (state.phase, state.to_act) == (Phase.COUP_FOURRE, 2)
-    assert state.legal_moves() == [CoupFourre(C.PUNCTURE_PROOF), PASS]
+    assert state.legal_moves() == (CoupFourre(C.PUNCTURE_PROOF), PASS)
 
 
 def test_the_seat_asked_is_told_the_hazard_its_safety_answers() -> None:
     """Under victims_next_turn two hazards may wait at once; the seat is told about the one it
     can answer."""
     state = rolling_table(3, VICTIMS_NEXT_TURN)
-    state.hands[0] = [C.FLAT_TIRE, *FILLER]
-    state.hands[1] = [C.SPEED_LIMIT, *FILLER]
-    state.hands[2] = [C.RIGHT_OF_WAY, *FILLER]
+    set_hand(state, 0, [C.FLAT_TIRE, *FILLER])
+    set_hand(state, 1, [C.SPEED_LIMIT, *FILLER])
+    set_hand(state, 2, [C.RIGHT_OF_WAY, *FILLER])
     state.apply(Play(C.FLAT_TIRE, 2))
     state.apply(Play(C.SPEED_LIMIT, 2), seat=1)
-    assert state.legal_moves() == [CoupFourre(C.RIGHT_OF_WAY), PASS]
+    assert state.legal_moves() == (CoupFourre(C.RIGHT_OF_WAY), PASS)
     assert seat_view(state, 2).pending_hazard is C.SPEED_LIMIT

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import Card
+from engine.codes import CARDS, NO_CARD
 from engine.game import Game
 from engine.moves import CoupFourre, Discard, Play
 from engine.players import make_player
@@ -19,6 +20,7 @@ from engine.rules import Rules
 from engine.state import HAND_SIZE, HandState, Phase
 from engine.validation import check_report
 from engine.view import seat_view
+from tests.engine.positions import battle_top, hand
 
 PLAYERS = st.sampled_from([2, 3, 4, 6])
 VARIANTS = st.fixed_dictionaries(
@@ -53,7 +55,7 @@ def test_invariants_hold_after_every_move(
         if state.phase is Phase.PLAY and state.draw_pile:
             assert len(state.hands[seat]) == HAND_SIZE + 1
         view = seat_view(state, seat)
-        assert view.hand == tuple(state.hands[seat])
+        assert list(view.hand) == hand(state, seat)
         for other in range(players):  # what differs between seats' views is their own only
             assert _public(seat_view(state, other).to_dict()) == _public(view.to_dict())
         assert sum(view.hand_sizes) == sum(len(hand) for hand in state.hands)
@@ -92,7 +94,7 @@ def test_a_copy_does_not_share_state() -> None:
     state = HandState.shuffled(Rules.for_players(2), Random(1))
     twin = state.copy()
     twin.hands[state.to_act].clear()
-    twin.tableaux[0].battle.append(None)
+    twin.tableaux[0].battle.append(NO_CARD)
     assert state.hands[state.to_act]
     assert not state.tableaux[0].battle
 
@@ -121,10 +123,12 @@ def _every_combination() -> list[dict[str, str]]:
 def _protected_hazard_showing(state: HandState) -> str | None:
     """RULES.md §5a's invariant: no side shows a hazard it is protected against."""
     for side, tableau in enumerate(state.tableaux):
-        top = tableau.hazard_showing
-        if top is not None and tableau.protected(top):
-            return f"side {side} shows {top} with {tableau.safeties}"
-        if tableau.limited and tableau.protected(Card.SPEED_LIMIT):
+        safeties = [CARDS[code] for code in tableau.safeties]
+        protected = {hazard for safety in safeties for hazard in safety.answers}
+        top = battle_top(state, side)
+        if top in protected:
+            return f"side {side} shows {top} with {safeties}"
+        if tableau.limited and Card.SPEED_LIMIT in protected:
             return f"side {side} is limited with Right of Way"
     return None
 

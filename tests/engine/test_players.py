@@ -8,6 +8,7 @@ from random import Random
 import pytest
 
 from engine.cards import Card, CardKind
+from engine.codes import CARDS
 from engine.game import Game
 from engine.moves import (
     CallExtension,
@@ -63,7 +64,7 @@ def test_players_play_whole_games_by_the_rules(name: str, players: int) -> None:
         if game.over:
             break
         hand, seat = game.hand, game.hand.to_act
-        tried = every_move_with(hand.hands[seat], hand.side_of(seat))
+        tried = every_move_with(list(seat_view(hand, seat).hand), hand.side_of(seat))
         assert {move for move in tried if hand.is_legal(move, seat)} == set(hand.legal_moves())
         move = computers[seat].choose(seat_view(hand, seat))
         hand.check(move, seat)
@@ -112,10 +113,10 @@ def test_a_sampled_deal_keeps_what_the_seat_has_seen(players: int) -> None:
         assert len(deal.draw_pile) == len(hand.draw_pile)
         assert deal.discards == hand.discards
         assert [t.battle for t in deal.tableaux] == [t.battle for t in hand.tableaux]
-        pool = Counter(deal.draw_pile)
-        for seat, cards in enumerate(deal.hands):
+        pool = Counter(CARDS[code] for code in deal.draw_pile)
+        for seat, codes in enumerate(deal.hands):
             if seat != view.seat:
-                pool.update(cards)
+                pool.update(CARDS[code] for code in codes)
         assert pool == unseen
         assert deal.legal_moves() == hand.legal_moves()
     assert len({tuple(deal.draw_pile) for deal in sampled}) > 1  # the hidden cards move

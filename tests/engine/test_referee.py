@@ -45,10 +45,11 @@ from random import Random
 
 import pytest
 
-from engine.cards import SAFETIES, Card
+from engine.cards import SAFETIES
 from engine.moves import CoupFourre, Discard, Move, Play
 from engine.rules import Rules
 from engine.state import HandState
+from tests.engine.positions import cards, codes
 from tests.engine.referee import Referee
 
 PLAY_VARIANTS: dict[str, tuple[str, str]] = {
@@ -102,10 +103,6 @@ def choose(rng: Random, moves: list[Move], hoard: bool = False, late: bool = Fal
     return rng.choice(moves)
 
 
-def _battle(pile: list[Card | None]) -> list[Card | None]:
-    return list(pile)
-
-
 def compare(state: HandState, ref: Referee, where: str) -> None:
     """Every observable fact of the engine's hand against the referee's."""
 
@@ -125,15 +122,15 @@ def compare(state: HandState, ref: Referee, where: str) -> None:
             sorted(map(repr, referee_moves - engine_moves)),
         )
     for seat, (mine, theirs) in enumerate(zip(state.hands, ref.hands, strict=True)):
-        check(f"hand[{seat}]", Counter(mine), Counter(theirs))
+        check(f"hand[{seat}]", Counter(cards(mine)), Counter(theirs))
     check("draw_pile", len(state.draw_pile), len(ref.pile))
-    check("discards", list(state.discards), ref.discards)
+    check("discards", cards(state.discards), ref.discards)
     for side, tab in enumerate(state.tableaux):
-        check(f"battle[{side}]", list(tab.battle), ref.battle_cards(side))
-        check(f"speed[{side}]", list(tab.speed), ref.speed_cards(side))
+        check(f"battle[{side}]", cards(tab.battle), ref.battle_cards(side))
+        check(f"speed[{side}]", cards(tab.speed), ref.speed_cards(side))
         check(f"distance[{side}]", tab.distance, ref.sides[side].km)
-        check(f"safeties[{side}]", list(tab.safeties), ref.sides[side].safeties)
-        check(f"coup_fourres[{side}]", list(tab.coup_fourres), ref.sides[side].coup_fourres)
+        check(f"safeties[{side}]", cards(tab.safeties), ref.sides[side].safeties)
+        check(f"coup_fourres[{side}]", cards(tab.coup_fourres), ref.sides[side].coup_fourres)
     if state.over:
         report = state.report()
         check("completer", report.completer, ref.completer)
@@ -167,7 +164,7 @@ def play_hand(
     deck = [card for card, n in sorted(rules.deck.items()) for _ in range(n)]
     rng.shuffle(deck)
     dealer = seed % players
-    state = HandState(rules, list(deck), dealer, private_chances=private_chances)
+    state = HandState(rules, codes(deck), dealer, private_chances=private_chances)
     ref = Referee(rules, list(deck), dealer, private_chances=private_chances)
     history: list[Move] = []
     compare(state, ref, f"start; {players}p seed={seed} private={private_chances} {variants}")

@@ -8,7 +8,18 @@ from engine.cards import Card
 from engine.errors import IllegalMove
 from engine.moves import CALL, DECLINE, PASS, CoupFourre, Discard, Play
 from engine.state import HandState, Phase
-from tests.engine.positions import plays, position
+from tests.engine.positions import (
+    battle,
+    battle_top,
+    coup_fourres,
+    discards,
+    hand,
+    plays,
+    position,
+    set_battle,
+    set_draw_pile,
+    set_hand,
+)
 
 C = Card
 
@@ -21,7 +32,7 @@ def test_empty_battle_pile_without_right_of_way() -> None:
 
 def test_opponent_rolling_and_unprotected_takes_any_hazard() -> None:
     state = position([C.ACCIDENT, C.OUT_OF_GAS, C.FLAT_TIRE, C.STOP, C.SPEED_LIMIT], other=[C.ROLL])
-    assert plays(state) == {Play(card, 1) for card in state.hands[0]}
+    assert plays(state) == {Play(card, 1) for card in hand(state, 0)}
 
 
 def test_hazards_stack_by_default_but_not_under_on_rolling() -> None:
@@ -142,23 +153,22 @@ def test_safety_in_turn_corrects_the_hazard_but_a_roll_is_still_needed() -> None
     state.apply(Play(C.DRIVING_ACE))
     assert Play(C.DISTANCE_100) not in state.legal_moves()
     assert Play(C.ROLL) in state.legal_moves()
-    assert C.ACCIDENT in state.discards
+    assert C.ACCIDENT in discards(state)
 
 
 def test_coup_fourre_is_offered_to_the_partner_who_holds_the_safety() -> None:
     state = position([C.FLAT_TIRE], players=4, other=[C.ROLL])
     partner = 3  # seats 1 and 3 play for side 1
-    state.hands[partner] = [C.PUNCTURE_PROOF, C.DISTANCE_25]
-    state.hands[1] = [C.DISTANCE_50]
+    set_hand(state, partner, [C.PUNCTURE_PROOF, C.DISTANCE_25])
+    set_hand(state, 1, [C.DISTANCE_50])
     state.apply(Play(C.FLAT_TIRE, 1))
     assert (state.phase, state.to_act) == (Phase.COUP_FOURRE, partner)
-    assert state.legal_moves() == [CoupFourre(C.PUNCTURE_PROOF), PASS]
+    assert state.legal_moves() == (CoupFourre(C.PUNCTURE_PROOF), PASS)
     before = len(state.draw_pile)
     state.apply(CoupFourre(C.PUNCTURE_PROOF))
-    side = state.tableaux[1]
-    assert side.coup_fourres == [C.PUNCTURE_PROOF]
-    assert side.battle == [C.ROLL]  # the Flat Tire went to the discards: rolling at once
-    assert side.rolling(state.rules)
+    assert coup_fourres(state, 1) == [C.PUNCTURE_PROOF]
+    assert battle(state, 1) == [C.ROLL]  # the Flat Tire went to the discards: rolling at once
+    assert state.tableaux[1].rolling
     # The declarer replaced the safety and drew for its full turn; seats 1 and 2 lose theirs.
     assert (state.to_act, state.phase) == (partner, Phase.PLAY)
     assert len(state.draw_pile) == before - 2
@@ -167,11 +177,11 @@ def test_coup_fourre_is_offered_to_the_partner_who_holds_the_safety() -> None:
 
 def test_passing_the_coup_fourre_goes_on_after_the_attacker() -> None:
     state = position([C.STOP], other=[C.ROLL])
-    state.hands[1] = [C.RIGHT_OF_WAY]
+    set_hand(state, 1, [C.RIGHT_OF_WAY])
     state.apply(Play(C.STOP, 1))
     state.apply(PASS)
     assert (state.to_act, state.phase) == (1, Phase.PLAY)
-    assert state.tableaux[1].battle_top is C.STOP
+    assert battle_top(state, 1) is C.STOP
 
 
 def test_extension_decision_at_700() -> None:
@@ -209,9 +219,9 @@ VICTIMS_NEXT_TURN = {"coup_fourre_window": "victims_next_turn"}
 def three_player_attack(variants: dict[str, str] | None = None) -> HandState:
     """Seat 0 puts a Stop on seat 2, who rolls and holds Right of Way; seat 1 sits in between."""
     state = position([C.STOP, C.FLAT_TIRE], players=3, variants=variants)
-    state.tableaux[2].battle = [C.ROLL]
-    state.hands[1] = [C.DISTANCE_25] * 6
-    state.hands[2] = [C.RIGHT_OF_WAY] + [C.DISTANCE_50] * 5
+    set_battle(state, 2, [C.ROLL])
+    set_hand(state, 1, [C.DISTANCE_25] * 6)
+    set_hand(state, 2, [C.RIGHT_OF_WAY] + [C.DISTANCE_50] * 5)
     state.apply(Play(C.STOP, 2))
     return state
 
@@ -231,8 +241,8 @@ def test_under_victims_next_turn_the_chance_waits_for_the_victims_turn() -> None
     assert (state.phase, state.to_act) == (Phase.COUP_FOURRE, 2)
     assert len(state.hands[2]) == 6  # offered before its draw
     state.apply(CoupFourre(C.RIGHT_OF_WAY))
-    assert state.tableaux[2].coup_fourres == [C.RIGHT_OF_WAY]
-    assert state.tableaux[2].battle == [C.ROLL]
+    assert coup_fourres(state, 2) == [C.RIGHT_OF_WAY]
+    assert battle(state, 2) == [C.ROLL]
     assert (state.phase, state.to_act, len(state.hands[2])) == (Phase.PLAY, 2, 7)
 
 
@@ -241,14 +251,14 @@ def test_under_victims_next_turn_a_pass_starts_the_victims_turn() -> None:
     state.apply(Discard(C.DISTANCE_25))
     state.apply(PASS)
     assert (state.phase, state.to_act, len(state.hands[2])) == (Phase.PLAY, 2, 7)
-    assert state.tableaux[2].battle_top is C.STOP
+    assert battle_top(state, 2) is C.STOP
 
 
 def test_under_victims_next_turn_only_the_last_hazard_may_be_answered() -> None:
     state = position([C.FLAT_TIRE], players=3, variants=VICTIMS_NEXT_TURN)
-    state.tableaux[2].battle = [C.ROLL]
-    state.hands[1] = [C.STOP] * 6
-    state.hands[2] = [C.PUNCTURE_PROOF] + [C.DISTANCE_50] * 5
+    set_battle(state, 2, [C.ROLL])
+    set_hand(state, 1, [C.STOP] * 6)
+    set_hand(state, 2, [C.PUNCTURE_PROOF] + [C.DISTANCE_50] * 5)
     state.apply(Play(C.FLAT_TIRE, 2))
     state.apply(Play(C.STOP, 2), seat=1)  # covers the Flat Tire before seat 2's turn
     assert (state.phase, state.to_act) == (Phase.PLAY, 2)
@@ -258,8 +268,8 @@ def test_no_playable_ends_the_hand_as_soon_as_the_last_draw_leaves_no_play() -> 
     """RULES.md §12 ``exhaustion_end: no_playable``: the seat that draws the last card does not
     discard first when nobody, itself included, can play."""
     state = position([C.DISTANCE_25, C.DISTANCE_50], variants={"exhaustion_end": "no_playable"})
-    state.draw_pile[:] = [C.DISTANCE_75]
-    state.hands[1] = [C.DISTANCE_25]
+    set_draw_pile(state, [C.DISTANCE_75])
+    set_hand(state, 1, [C.DISTANCE_25])
     state.apply(Discard(C.DISTANCE_50))
     assert state.over and state.draw_pile == []
-    assert state.hands[1] == [C.DISTANCE_25, C.DISTANCE_75]
+    assert hand(state, 1) == [C.DISTANCE_25, C.DISTANCE_75]

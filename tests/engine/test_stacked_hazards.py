@@ -9,10 +9,21 @@ from engine.cards import Card
 from engine.moves import CoupFourre, Play
 from engine.scoring import score_hand
 from engine.state import HandState, Phase
-from tests.engine.positions import plays, position
+from tests.engine.positions import (
+    battle,
+    battle_top,
+    coup_fourres,
+    discards,
+    plays,
+    position,
+    set_hand,
+    speed,
+)
 
 C = Card
 ALL_DISTANCE = [C.DISTANCE_25, C.DISTANCE_50, C.DISTANCE_75, C.DISTANCE_100, C.DISTANCE_200]
+OWN_CARDS = [C.ROLL, C.REPAIRS, C.GASOLINE, C.SPARE_TIRE, C.END_OF_LIMIT, *ALL_DISTANCE]
+"""Every card a seat might lay on its own tableau (safeties aside)."""
 
 
 def lay_in_turn(safety: Card, battle: list[Card], **kwargs: object) -> HandState:
@@ -21,14 +32,7 @@ def lay_in_turn(safety: Card, battle: list[Card], **kwargs: object) -> HandState
     state = position([safety], own=battle, **kwargs)  # type: ignore[arg-type]
     state.apply(Play(safety))
     assert (state.phase, state.to_act) == (Phase.PLAY, 0)  # the safety's extra turn
-    state.hands[0] = [
-        C.ROLL,
-        C.REPAIRS,
-        C.GASOLINE,
-        C.SPARE_TIRE,
-        C.END_OF_LIMIT,
-        *ALL_DISTANCE,
-    ]
+    set_hand(state, 0, OWN_CARDS)
     return state
 
 
@@ -36,7 +40,7 @@ def coup_fourre(hazard: Card, battle: list[Card], safety: Card, **kwargs: object
     """Seat 0 plays ``hazard`` on side 1, whose battle pile is ``battle`` and whose seat holds
     ``safety``; seat 1 declares the coup-fourré."""
     state = position([hazard], other=battle, **kwargs)  # type: ignore[arg-type]
-    state.hands[1] = [safety, C.DISTANCE_25, C.DISTANCE_25, C.DISTANCE_25, C.DISTANCE_25]
+    set_hand(state, 1, [safety, C.DISTANCE_25, C.DISTANCE_25, C.DISTANCE_25, C.DISTANCE_25])
     target = 1
     state.apply(Play(hazard, target))
     assert (state.phase, state.to_act) == (Phase.COUP_FOURRE, 1)
@@ -46,7 +50,7 @@ def coup_fourre(hazard: Card, battle: list[Card], safety: Card, **kwargs: object
 
 def own_plays(state: HandState, seat: int) -> set[Play]:
     """What ``seat`` may play on its own tableau (its hand set to every card that could go)."""
-    state.hands[seat] = [C.ROLL, C.REPAIRS, C.GASOLINE, C.SPARE_TIRE, C.END_OF_LIMIT, *ALL_DISTANCE]
+    set_hand(state, seat, OWN_CARDS)
     return {move for move in state.legal_moves(seat) if isinstance(move, Play)}
 
 
@@ -55,22 +59,22 @@ def own_plays(state: HandState, seat: int) -> set[Play]:
 
 def test_right_of_way_in_turn_takes_both_stops_off() -> None:
     state = lay_in_turn(C.RIGHT_OF_WAY, [C.ROLL, C.STOP, C.STOP])
-    assert state.discards.count(C.STOP) == 2
-    assert state.tableaux[0].rolling(state.rules)
+    assert discards(state).count(C.STOP) == 2
+    assert state.tableaux[0].rolling
     assert Play(C.DISTANCE_100) in plays(state)
 
 
 def test_matching_safety_in_turn_takes_two_identical_hazards_off_and_corrects() -> None:
     state = lay_in_turn(C.EXTRA_TANK, [C.ROLL, C.OUT_OF_GAS, C.OUT_OF_GAS])
-    assert state.discards.count(C.OUT_OF_GAS) == 2
+    assert discards(state).count(C.OUT_OF_GAS) == 2
     assert state.tableaux[0].corrected
     assert plays(state) == {Play(C.ROLL)}  # a Roll is needed; no Gasoline, no distance
 
 
 def test_a_covered_unprotected_hazard_shows_again_and_must_be_cured() -> None:
     state = lay_in_turn(C.DRIVING_ACE, [C.ROLL, C.FLAT_TIRE, C.ACCIDENT])
-    assert state.discards.count(C.ACCIDENT) == 1
-    assert state.tableaux[0].battle_top is C.FLAT_TIRE
+    assert discards(state).count(C.ACCIDENT) == 1
+    assert battle_top(state, 0) is C.FLAT_TIRE
     assert plays(state) == {Play(C.SPARE_TIRE)}  # no Roll, no distance
 
 
@@ -78,18 +82,17 @@ def test_the_side_s_earlier_safeties_clear_too() -> None:
     state = lay_in_turn(
         C.DRIVING_ACE, [C.ROLL, C.FLAT_TIRE, C.ACCIDENT], own_safeties=[C.PUNCTURE_PROOF]
     )
-    assert {C.ACCIDENT, C.FLAT_TIRE} <= set(state.discards)
+    assert {C.ACCIDENT, C.FLAT_TIRE} <= set(discards(state))
     assert state.tableaux[0].corrected
     assert plays(state) == {Play(C.ROLL)}
 
 
 def test_coup_fourre_on_a_second_identical_hazard_takes_both_off_and_counts_once() -> None:
     state = coup_fourre(C.ACCIDENT, [C.ROLL, C.ACCIDENT], C.DRIVING_ACE)
-    side = state.tableaux[1]
-    assert side.battle == [C.ROLL]
-    assert state.discards[-2:] == [C.ACCIDENT, C.ACCIDENT]
-    assert side.rolling(state.rules)
-    assert side.coup_fourres == [C.DRIVING_ACE]
+    assert battle(state, 1) == [C.ROLL]
+    assert discards(state)[-2:] == [C.ACCIDENT, C.ACCIDENT]
+    assert state.tableaux[1].rolling
+    assert coup_fourres(state, 1) == [C.DRIVING_ACE]
     assert score_hand(state.report(), state.rules).sides[1].coup_fourres == 300
 
 
@@ -101,19 +104,17 @@ def test_right_of_way_coup_fourre_on_a_second_limit_clears_the_stop_and_both_lim
         other_speed=[C.SPEED_LIMIT],
         variants={"speed_limit_on_limit": "allowed"},
     )
-    side = state.tableaux[1]
-    assert side.speed == [] and not side.limited
-    assert side.battle == [C.ROLL]
-    assert state.discards[-3:] == [C.SPEED_LIMIT, C.STOP, C.SPEED_LIMIT]  # the one played first
-    assert side.rolling(state.rules)
+    assert speed(state, 1) == [] and not state.tableaux[1].limited
+    assert battle(state, 1) == [C.ROLL]
+    assert discards(state)[-3:] == [C.SPEED_LIMIT, C.STOP, C.SPEED_LIMIT]  # the one played first
+    assert state.tableaux[1].rolling
     assert {Play(C.DISTANCE_200), Play(C.DISTANCE_100)} <= own_plays(state, 1)
 
 
 def test_right_of_way_coup_fourre_uncovers_a_remedy_and_rolls() -> None:
     state = coup_fourre(C.STOP, [C.OUT_OF_GAS, C.GASOLINE], C.RIGHT_OF_WAY)
-    side = state.tableaux[1]
-    assert side.battle_top is C.GASOLINE
-    assert side.rolling(state.rules)
+    assert battle_top(state, 1) is C.GASOLINE
+    assert state.tableaux[1].rolling
 
 
 # -- §5a's two settled readings ------------------------------------------------------------------
@@ -121,9 +122,8 @@ def test_right_of_way_coup_fourre_uncovers_a_remedy_and_rolls() -> None:
 
 def test_a_coup_fourre_uncovering_a_hazard_it_does_not_answer_leaves_it_to_cure() -> None:
     state = coup_fourre(C.STOP, [C.ROLL, C.FLAT_TIRE], C.RIGHT_OF_WAY)
-    side = state.tableaux[1]
-    assert side.battle_top is C.FLAT_TIRE
-    assert not side.rolling(state.rules)
+    assert battle_top(state, 1) is C.FLAT_TIRE
+    assert not state.tableaux[1].rolling
     assert own_plays(state, 1) == {Play(C.SPARE_TIRE)}
 
 
@@ -137,7 +137,7 @@ def test_under_on_rolling_a_remedy_that_needs_no_roll_may_be_attacked() -> None:
 
 def test_safety_in_turn_that_takes_nothing_off_changes_nothing_on_the_battle_pile() -> None:
     state = lay_in_turn(C.DRIVING_ACE, [C.ROLL, C.STOP])
-    assert state.tableaux[0].battle == [C.ROLL, C.STOP]
+    assert battle(state, 0) == [C.ROLL, C.STOP]
     assert plays(state) == {Play(C.ROLL)}
 
 
@@ -195,7 +195,7 @@ def test_row_two_speed_limits_then_right_of_way_in_turn_lifts_the_limit() -> Non
     legal = plays(state)
     assert {Play(C.DISTANCE_75), Play(C.DISTANCE_100), Play(C.DISTANCE_200)} <= legal
     assert Play(C.END_OF_LIMIT) not in legal
-    assert state.discards.count(C.SPEED_LIMIT) == 2
+    assert discards(state).count(C.SPEED_LIMIT) == 2
 
 
 def test_right_of_way_takes_every_limit_off_even_under_an_end_of_limit() -> None:
@@ -205,8 +205,8 @@ def test_right_of_way_takes_every_limit_off_even_under_an_end_of_limit() -> None
         own_speed=[C.SPEED_LIMIT, C.END_OF_LIMIT, C.SPEED_LIMIT],
         variants={"speed_limit_on_limit": "allowed"},
     )
-    assert state.tableaux[0].speed == [C.END_OF_LIMIT]
-    assert state.discards.count(C.SPEED_LIMIT) == 2
+    assert speed(state, 0) == [C.END_OF_LIMIT]
+    assert discards(state).count(C.SPEED_LIMIT) == 2
 
 
 def test_under_no_playable_a_side_cleared_by_its_safety_plays_on() -> None:
@@ -218,7 +218,7 @@ def test_under_no_playable_a_side_cleared_by_its_safety_plays_on() -> None:
         variants={"exhaustion_end": "no_playable"},
     )
     state.draw_pile.clear()
-    state.hands[1] = [C.DISTANCE_25]
+    set_hand(state, 1, [C.DISTANCE_25])
     state.apply(Play(C.RIGHT_OF_WAY))
     assert (state.over, state.to_act) == (False, 0)
     assert plays(state) == {Play(C.DISTANCE_100)}
