@@ -183,7 +183,6 @@ class Tableau:
         assert SAFETIES >> safety & 1
         self.safeties.append(safety)
         protection = self.protection | ANSWERS[safety]
-        self.protection = protection
         if coup_fourre:
             self.coup_fourres.append(safety)
         removed: list[int] = []
@@ -207,12 +206,17 @@ class Tableau:
         return removed
 
     def refresh(self) -> None:
-        """Work out again what the piles allow (after any change, or piles set by hand)."""
+        """Work out again what the safeties and piles allow (after any change, or piles set by
+        hand)."""
         battle = self.battle
         top = battle[-1] if battle else NO_CARD
         showing = top if top != NO_CARD and BATTLE_HAZARDS >> top & 1 else NO_CARD
         limited = self.limited
-        if self.protection >> SPEED_LIMIT & 1:  # Right of Way: rolling unless a hazard shows
+        protection = 0
+        for safety in self.safeties:
+            protection |= ANSWERS[safety]
+        self.protection = protection
+        if protection >> SPEED_LIMIT & 1:  # Right of Way: rolling unless a hazard shows
             rolling = showing == NO_CARD
         elif battle and top == NO_CARD:  # corrected
             rolling = self._safety_rolls
@@ -241,7 +245,6 @@ class Tableau:
             plays |= 1 << REMEDY_FOR[showing]
         self.own_plays = plays
 
-        protection = self.protection
         open_to = 0
         if not protection >> SPEED_LIMIT & 1 and (self._limit_on_limit or not limited):
             open_to = 1 << SPEED_LIMIT

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from random import Random
 
 from engine.cards import Card
-from engine.codes import ANSWERS, CARDS, CODE, NO_CARD
+from engine.codes import CARDS, CODE, NO_CARD
 from engine.moves import Discard, Move
 from engine.rules import Rules
 from engine.state import HandState, Phase
@@ -64,12 +64,7 @@ def set_speed(state: HandState, side: int, speed: Iterable[Card]) -> None:
 
 def set_safeties(state: HandState, side: int, safeties: Iterable[Card]) -> None:
     """The side's safeties, laid with nothing cleared: the protection they give follows."""
-    tableau = state.tableaux[side]
-    tableau.safeties = codes(safeties)
-    protection = 0
-    for safety in tableau.safeties:
-        protection |= ANSWERS[safety]
-    tableau.protection = protection
+    state.tableaux[side].safeties = codes(safeties)
     state.refresh()
 
 
