@@ -163,7 +163,7 @@ def simulate_command(
         for result in progress:
             results.append(result)
     if json_out is not None:
-        json.dump([game.to_dict() for game, _ in results], json_out)
+        json.dump([record for record, _ in results], json_out)
     rows = tally(results)
     click.echo(
         f"{'player':<10}{'games':>7}{'wins':>8}{'win rate':>10}{'95% interval':>16}"

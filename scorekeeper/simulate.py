@@ -1,4 +1,8 @@
-"""Self-play: games between computer players, summarised (for `scorekeeper simulate`)."""
+"""Self-play: games between computer players, summarised (for `scorekeeper simulate`).
+
+A simulated game travels as its record (:meth:`engine.game.Game.to_dict`), plain data: worker
+processes send it back pickled, and the objects of a compiled engine do not pickle.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +18,11 @@ from typing import Any
 from engine.game import Game
 from engine.players import make_player
 from engine.rules import Rules
-from engine.scoring import Category
+from engine.scoring import Category, HandScore
+from engine.sheet import ScoreSheet
+
+Played = tuple[dict[str, Any], list[str]]
+"""A finished game's record, and the kind of computer player at each seat."""
 
 
 @dataclass(slots=True)
@@ -69,8 +77,8 @@ def simulate(
     seed: int,
     variants: dict[str, str],
     workers: int = 1,
-) -> Iterator[tuple[Game, list[str]]]:
-    """Play ``games`` games; yield each finished game with its seating, in order.
+) -> Iterator[Played]:
+    """Play ``games`` games; yield each finished game's record with its seating, in order.
 
     Each game's seed derives from ``seed`` and its number alone, so the results are the same
     whatever the number of worker processes.
@@ -85,7 +93,7 @@ def simulate(
 
 def play_game(
     names: Sequence[str], players: int, seed: int, variants: dict[str, str], number: int
-) -> tuple[Game, list[str]]:
+) -> Played:
     """Game ``number`` of a simulation, played to its end."""
     rules = Rules.for_players(players, variants)
     kinds = seating(names, players, number)
@@ -95,21 +103,30 @@ def play_game(
     ]
     game = Game(rules, game_seed, names=[kinds[side] for side in range(rules.sides)])
     game.play(computers)
-    return game, kinds
+    return game.to_dict(), kinds
 
 
-def tally(results: Sequence[tuple[Game, list[str]]]) -> dict[str, Tally]:
+def finished_sheet(record: dict[str, Any]) -> ScoreSheet:
+    """A simulated game's score sheet, read back from its record without playing it again."""
+    rules = Rules.for_players(record["players"], record["variants"])
+    sheet = ScoreSheet(rules, record["names"])
+    for hand in record["hands"]:
+        sheet.append(HandScore.from_dict(hand["score"]))
+    return sheet
+
+
+def tally(results: Sequence[Played]) -> dict[str, Tally]:
     """Each computer player's record over ``results``; a tie shares the win."""
     tallies: dict[str, Tally] = {}
     for game, kinds in results:
-        sides = game.rules.sides
-        leaders = game.sheet.leaders
-        for side in range(sides):
+        sheet = finished_sheet(game)
+        leaders = sheet.leaders
+        for side in range(sheet.rules.sides):
             record = tallies.setdefault(kinds[side], Tally())
             record.games += 1
             if side in leaders:
                 record.wins += 1 / len(leaders)
-            for hand in game.sheet.hands:
+            for hand in sheet.hands:
                 score = hand.sides[side]
                 record.hands += 1
                 record.points += score.total
