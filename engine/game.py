@@ -134,9 +134,10 @@ class Game:
         while not self.over and (target is None or len(self.sheet.hands) < target):
             hand, over = self.hand, Phase.OVER
             views = [seat_view(hand, seat) for seat in range(self.rules.players)]
+            apply = hand.apply_legal
             while hand.phase is not over:  # a view is a window: one per seat and hand
                 seat = hand.to_act
-                hand.apply_legal(players[seat].choose(views[seat]), seat)
+                apply(players[seat].choose(views[seat]), seat)
             self._hand_over()
 
     def to_dict(self) -> dict[str, Any]:

@@ -485,14 +485,17 @@ class HandState:
         sides = []
         for side, tableau in enumerate(self.tableaux):
             counts = tableau.distance_cards
+            completed = self.completer == side
             sides.append(
-                SideReport.from_cards(
-                    {KM[code]: counts[code] for code in _DISTANCE_CODES},
+                SideReport(
                     name=names[side] if names else "",
+                    distance=tableau.distance,
+                    cards={KM[code]: counts[code] for code in _DISTANCE_CODES},
+                    two_hundreds=tableau.two_hundreds,
                     safeties=tuple(CARDS[code] for code in tableau.safeties),
                     coup_fourres=tuple(CARDS[code] for code in tableau.coup_fourres),
-                    completed_trip=self.completer == side,
-                    delayed_action=self.completer == side and self.delayed_action,
+                    completed_trip=completed,
+                    delayed_action=completed and self.delayed_action,
                 )
             )
         return HandReport(
