@@ -55,9 +55,7 @@ def start_virtual_game(table_id: int) -> Response:
     """Start a virtual game; the answer holds each player's seat token, shown this once."""
     table = authorized_table(table_id)
     body = json_body(VirtualGameCreateSchema())
-    game, tokens = virtual.start(
-        table, body["players"], body.get("variants") or {}, body["seats"]
-    )
+    game, tokens = virtual.start(table, body["players"], body.get("variants") or {}, body["seats"])
     document = view_body(game, None, 0)
     document["seat_tokens"] = [{"seat": seat, "token": token} for seat, token in tokens.items()]
     return respond(document, 201, location=virtual_url(table_id, game.id))
