@@ -6,6 +6,9 @@ the engine games its last requests used, each with the number of moves it has ap
 it was dealt from, so the next request on that game only checks them against the database (and
 plays the moves another worker stored meanwhile) instead of replaying the whole game.
 
+An engine game is small (about 50 KiB for a whole 6-seat game), so a few dozen per worker cost
+little memory (``VIRTUAL_GAME_CACHE``, 32 by default; 0 keeps none and replays every request).
+
 An entry is lent, not shared: :meth:`GameCache.take` removes it, so no two requests (threads of
 one worker) ever hold the same engine game, and :meth:`GameCache.put` gives it back once the
 request is done with it. The caller puts back only a game that matches what the database has

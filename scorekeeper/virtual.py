@@ -165,25 +165,8 @@ def origin(game: Game) -> Origin:
 
 def _restore(game_id: int, start: Origin) -> EngineGame:
     cached = game_cache.cache().take(game_id)
-    if cached is not None and cached.origin == start:
-        check = max(0, cached.moves - 1)  # the last move it applied, if any: the same as stored?
-        stored = _stored_moves(game_id, check)
-        if cached.moves == 0:
-            agrees = all(move.number == number for number, move in enumerate(stored))
-        else:
-            agrees = bool(stored) and (stored[0].seat, stored[0].move) == cached.last
-            agrees = agrees and all(
-                move.number == check + offset for offset, move in enumerate(stored)
-            )
-            stored = stored[1:]
-        if agrees:
-            try:
-                for move in stored:
-                    cached.game.apply(move_from_dict(move.move), move.seat)
-            except (IllegalMove, InvalidRecord):
-                pass  # not the moves it was played from: replay them all
-            else:
-                return cached.game
+    if cached is not None and cached.origin == start and _catch_up(game_id, cached):
+        return cached.game
     seed, private_chances, players, variants, names = start
     return EngineGame.resume(
         Rules.for_players(players, dict(variants)),
@@ -192,6 +175,26 @@ def _restore(game_id: int, start: Origin) -> EngineGame:
         ((move.seat, move_from_dict(move.move)) for move in _stored_moves(game_id, 0)),
         private_chances=private_chances,
     )
+
+
+def _catch_up(game_id: int, cached: Cached) -> bool:
+    """Play on ``cached`` the moves stored after the last one it applied, if that last one is
+    the move stored under its number; False if the stored moves are not the ones it was played
+    from (another database, a game replaced), or if it is ahead of them."""
+    since = max(cached.moves - 1, 0)
+    stored = _stored_moves(game_id, since)
+    if cached.moves > 0:
+        if not stored or (stored[0].seat, stored[0].move) != cached.last:
+            return False
+        stored = stored[1:]
+    if any(move.number != cached.moves + offset for offset, move in enumerate(stored)):
+        return False
+    try:
+        for move in stored:
+            cached.game.apply(move_from_dict(move.move), move.seat)
+    except (IllegalMove, InvalidRecord):
+        return False  # the game is dropped, whatever the failed move left of it
+    return True
 
 
 def _stored_moves(game_id: int, since: int) -> list[VirtualMove]:
