@@ -138,6 +138,13 @@ def report(kind: str, latencies: dict[str, dict[str, dict[int, list[float]]]]) -
     print(f"  {'':<7}{'count':>6}" + "   ".join("    p50    p90    max" for _ in modes))
     for label, columns in rows:
         print(f"  {label:<7}{len(columns[0]):>6}" + "   ".join(map(figures, columns)))
+    for mode, values in zip(modes, every, strict=True):
+        by_hand = latencies[mode][kind]
+        worst = max(by_hand, key=lambda hand: percentile(by_hand[hand], 0.9))
+        print(
+            f"  {mode}: p90 {percentile(values, 0.9) * 1000:.1f} ms in all, "
+            f"{percentile(by_hand[worst], 0.9) * 1000:.1f} ms in its worst hand (hand {worst})"
+        )
 
 
 def main() -> None:
