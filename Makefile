@@ -33,6 +33,7 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/load.py
 	$(BIN)/python benchmarks/page_weight.py
 	$(BIN)/python benchmarks/selfplay.py
+	$(BIN)/python benchmarks/virtual_moves.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -53,9 +53,16 @@ def free_port() -> int:
 
 
 @contextmanager
-def server(database_url: str, workers: int, threads: int):  # type: ignore[no-untyped-def]
-    """gunicorn serving the app on ``database_url``, migrated first; yields its port."""
-    env = {**os.environ, "DATABASE_URL": database_url}
+def server(  # type: ignore[no-untyped-def]
+    database_url: str,
+    workers: int,
+    threads: int,
+    app: str = "scorekeeper:create_app()",
+    settings: dict[str, str] | None = None,
+):
+    """gunicorn serving ``app`` on ``database_url``, migrated first, with ``settings`` added to
+    its environment; yields its port."""
+    env = {**os.environ, "DATABASE_URL": database_url, **(settings or {})}
     subprocess.run([BIN / "scorekeeper", "db", "upgrade"], env=env, check=True, capture_output=True)
     port = free_port()
     process = subprocess.Popen(
@@ -69,7 +76,7 @@ def server(database_url: str, workers: int, threads: int):  # type: ignore[no-un
             f"127.0.0.1:{port}",
             "--log-level",
             "warning",
-            "scorekeeper:create_app()",
+            app,
         ],
         env=env,
         cwd=ROOT,

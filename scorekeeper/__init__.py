@@ -9,7 +9,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.routing import IntegerConverter
 
-from scorekeeper import assets, config, errors, i18n, logs, security, sqlite
+from scorekeeper import assets, config, errors, game_cache, i18n, logs, security, sqlite
 from scorekeeper.extensions import csrf, db, migrate
 from scorekeeper.jsonio import JSONProvider, JSONRequest
 
@@ -46,6 +46,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     i18n.init_app(app)
     assets.init_app(app)
     csrf.init_app(app)
+    game_cache.init_app(app)
 
     from scorekeeper import api, models, pages  # noqa: F401  (models: for migrations)
 

@@ -57,4 +57,5 @@ def defaults(instance_path: str) -> dict[str, Any]:
         # on the phone while the server was out of reach is still accepted days later.
         "PERMANENT_SESSION_LIFETIME": timedelta(days=365),
         "TRUSTED_PROXIES": 0,  # proxies whose X-Forwarded-* headers are believed (security.py)
+        "VIRTUAL_GAME_CACHE": 32,  # virtual games kept restored per worker, 0 none (game_cache.py)
     }

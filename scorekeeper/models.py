@@ -140,11 +140,11 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     @staticmethod
     def everything() -> list[_AbstractLoad]:
         """Loader options that fetch a game's sides, seats, players and hands in a few queries
-        instead of one query per side, seat and player."""
+        instead of one query per side, seat and player. Not a virtual game's moves: those are
+        read by :mod:`scorekeeper.virtual`, only the ones it needs."""
         return [
             selectinload(Game.sides).selectinload(Side.seats).joinedload(Seat.player),
             selectinload(Game.hands),
-            selectinload(Game.moves),
         ]
 
     @staticmethod

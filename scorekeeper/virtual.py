@@ -1,19 +1,24 @@
 """Virtual games: played in the app, move by move, against computer players or each other.
 
-A stored virtual game is its seed and its numbered moves; each request brings the engine's game
-back by replaying them (:meth:`engine.game.Game.resume`), so any worker can serve any request.
-A move is stored under the next number only while the game's row is locked, and the number is
-unique, so two phones can never fork a game. Computer seats move inside the request that gave
-them the turn. A finished hand is stored like a tabletop hand: its report and its breakdown.
+A stored virtual game is its seed and its numbered moves, so any worker can serve any request.
+A request brings the engine's game back with :func:`restored`: from this worker's cache
+(:mod:`scorekeeper.game_cache`) when it holds the game at the stored move count, playing only the
+moves another worker stored since, else by replaying every move from the seed
+(:meth:`engine.game.Game.resume`). A move is stored under the next number only while the game's
+row is locked, and the number is unique, so two phones can never fork a game. Computer seats
+move inside the request that gave them the turn. A finished hand is stored like a tabletop hand:
+its report and its breakdown.
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from random import Random
 from typing import Any
 
+from sqlalchemy import select
 from werkzeug.exceptions import Conflict
 
 from engine import Problem, ProblemCode, Rules
@@ -22,8 +27,10 @@ from engine.game import Game as EngineGame
 from engine.moves import Move, PassCoupFourre, move_from_dict
 from engine.players import make_player
 from engine.view import seat_view
+from scorekeeper import game_cache
 from scorekeeper.auth import token_hash
 from scorekeeper.extensions import db
+from scorekeeper.game_cache import Cached, Origin
 from scorekeeper.models import (
     Game,
     GameStatus,
@@ -37,7 +44,6 @@ from scorekeeper.models import (
 )
 from scorekeeper.operations import invalid_request, rules_for, team_name
 from scorekeeper.problems import InvalidRequest
-from scorekeeper.standings import rules_of
 
 COMPUTERS = ("random", "greedy", "strong", "search")
 """The computer players a seat may be given, weakest first."""
@@ -47,7 +53,7 @@ SEAT_TOKEN_PREFIX = "mbs_"
 
 def start(
     table: Table, players: int, variants: Mapping[str, Any], seats: Sequence[Mapping[str, Any]]
-) -> tuple[Game, EngineGame, dict[int, str]]:
+) -> tuple[Game, dict[int, str]]:
     """A new virtual game, the computers' first moves played; each human seat's token (the
     only time it is known)."""
     rules = rules_for(players, variants)
@@ -81,10 +87,10 @@ def start(
         )
     db.session.add(game)
     db.session.flush()
-    played = engine_game(game)
-    _let_computers_play(game, played)
-    db.session.commit()
-    return game, played, tokens
+    with restored(game) as played:
+        _let_computers_play(game, played)
+        db.session.commit()
+    return game, tokens
 
 
 def new_seed() -> int:
@@ -123,15 +129,82 @@ def _check_seats(table: Table, rules: Rules, seats: Sequence[Mapping[str, Any]])
         raise InvalidRequest(problems)
 
 
-def engine_game(game: Game) -> EngineGame:
-    """The engine's game after every stored move."""
-    assert game.seed is not None
+@contextmanager
+def restored(game: Game) -> Iterator[EngineGame]:
+    """The engine's game after every stored move of ``game``, for use inside the block only.
+
+    It comes from this worker's cache if the cache holds it, checked against the stored moves
+    and brought up to date with the moves stored since (by another worker); otherwise every
+    stored move is replayed from the seed. Nobody else uses it during the block: it is out of
+    the cache. When the block ends normally it goes back: a block that changes the game commits
+    before it ends, so the cache never holds a game ahead of the database. If anything raises
+    in the block (an illegal move, a failed commit) it is dropped, whatever it went through.
+    """
+    game_id, start = game.id, origin(game)
+    played = _restore(game_id, start)
+    yield played
+    last = played.events(played.move_count - 1)
+    game_cache.cache().put(
+        game_id,
+        Cached(
+            played,
+            start,
+            played.move_count,
+            (last[0][2], last[0][3].to_dict()) if last else None,
+        ),
+    )
+
+
+def origin(game: Game) -> Origin:
+    """What the engine's game is dealt from: two games from the same origin and the same moves
+    are the same game."""
+    variants = tuple(sorted(game.variants.items()))
+    names = tuple(side.name for side in game.sides)
+    return (game.seed, game.private_chances, game.players, variants, names)
+
+
+def _restore(game_id: int, start: Origin) -> EngineGame:
+    cached = game_cache.cache().take(game_id)
+    if cached is not None and cached.origin == start and _catch_up(game_id, cached):
+        return cached.game
+    seed, private_chances, players, variants, names = start
     return EngineGame.resume(
-        rules_of(game),
-        game.seed,
-        [side.name for side in game.sides],
-        ((stored.seat, move_from_dict(stored.move)) for stored in game.moves),
-        private_chances=game.private_chances,
+        Rules.for_players(players, dict(variants)),
+        seed,
+        list(names),
+        ((move.seat, move_from_dict(move.move)) for move in _stored_moves(game_id, 0)),
+        private_chances=private_chances,
+    )
+
+
+def _catch_up(game_id: int, cached: Cached) -> bool:
+    """Play on ``cached`` the moves stored after the last one it applied, if that last one is
+    the move stored under its number; False if the stored moves are not the ones it was played
+    from (another database, a game replaced), or if it is ahead of them."""
+    since = max(cached.moves - 1, 0)
+    stored = _stored_moves(game_id, since)
+    if cached.moves > 0:
+        if not stored or (stored[0].seat, stored[0].move) != cached.last:
+            return False
+        stored = stored[1:]
+    if any(move.number != cached.moves + offset for offset, move in enumerate(stored)):
+        return False
+    try:
+        for move in stored:
+            cached.game.apply(move_from_dict(move.move), move.seat)
+    except (IllegalMove, InvalidRecord):
+        return False  # the game is dropped, whatever the failed move left of it
+    return True
+
+
+def _stored_moves(game_id: int, since: int) -> list[VirtualMove]:
+    """The game's stored moves from number ``since`` on, in order."""
+    return list(
+        db.session.execute(
+            select(VirtualMove)
+            .where(VirtualMove.game_id == game_id, VirtualMove.number >= since)
+            .order_by(VirtualMove.number)
+        ).scalars()
     )
 
 
@@ -146,24 +219,26 @@ def seat_of_token(game: Game, token: str) -> int | None:
 
 
 def play(
-    game: Game, seat: int, number: int, document: Mapping[str, Any]
-) -> tuple[EngineGame, bool]:
-    """Play ``document`` as move ``number`` for ``seat``, then let the computers play.
+    game: Game, played: EngineGame, seat: int, number: int, document: Mapping[str, Any]
+) -> bool:
+    """Play ``document`` as move ``number`` for ``seat`` on ``played`` (the game
+    :func:`restored`, its row locked), then let the computers play, and commit.
 
     A move already stored under ``number`` for this seat, the same, is a retry (a double tap,
-    a reload): nothing is played and the second value is True. Any other number that is not the
-    next one is a stale phone: 409, nothing changed.
+    a reload): nothing is played and the answer is True. Any other number that is not the next
+    one is a stale phone: 409, nothing changed.
     """
     try:
         move = move_from_dict(dict(document))
     except InvalidRecord as error:
         raise invalid_request("/move", ProblemCode.INVALID_FIELD, str(error)) from None
-    played = engine_game(game)
     count = played.move_count
     if number < count:
-        stored = game.moves[number]
+        stored = db.session.execute(
+            select(VirtualMove).where(VirtualMove.game_id == game.id, VirtualMove.number == number)
+        ).scalar_one()
         if stored.seat == seat and move_from_dict(stored.move) == move:
-            return played, True
+            return True
         raise Conflict(f"Move {number} was already played; the next move is number {count}.")
     if game.status != GameStatus.IN_PROGRESS:  # after the retry check: the last move may be one
         raise Conflict(f"The game is {game.status.replace('_', ' ')}: no move can be played.")
@@ -178,7 +253,7 @@ def play(
         raise invalid_request("/move", ProblemCode.ILLEGAL_MOVE, str(illegal)) from None
     _let_computers_play(game, played)
     db.session.commit()
-    return played, False
+    return False
 
 
 def _let_computers_play(game: Game, played: EngineGame) -> None:
@@ -198,7 +273,7 @@ def _apply(game: Game, played: EngineGame, seat: int, move: Move) -> None:
     """Play ``move`` on the engine's game and store it; store the hand if it ended."""
     number = played.move_count
     score = played.apply(move, seat)
-    game.moves.append(VirtualMove(number=number, seat=seat, move=move.to_dict()))
+    db.session.add(VirtualMove(game_id=game.id, number=number, seat=seat, move=move.to_dict()))
     if score is not None:
         report = played.reports[-1]
         game.hands.append(

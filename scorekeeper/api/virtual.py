@@ -29,19 +29,19 @@ def virtual_url(table_id: int, game_id: int) -> str:
 
 def view_body(game: Game, seat: int | None, since: int) -> dict[str, Any]:
     """The game as ``seat`` sees it (None: as a watcher, every hand hidden)."""
-    played = virtual.engine_game(game)
-    state: dict[str, Any] | None = None
-    if not played.over:
-        view = seat_view(played.hand, 0 if seat is None else seat)
-        state = view.public_dict() if seat is None else view.to_dict()
-    return {
-        "game": game_schema.dump(game_view(game)),
-        "seat": seat,
-        "next_move": played.move_count,
-        "hand_number": len(played.sheet.hands) + (0 if played.over else 1),
-        "state": state,
-        "events": virtual.events(played, seat, since),
-    }
+    with virtual.restored(game) as played:
+        state: dict[str, Any] | None = None
+        if not played.over:
+            view = seat_view(played.hand, 0 if seat is None else seat)
+            state = view.public_dict() if seat is None else view.to_dict()
+        return {
+            "game": game_schema.dump(game_view(game)),
+            "seat": seat,
+            "next_move": played.move_count,
+            "hand_number": len(played.sheet.hands) + (0 if played.over else 1),
+            "state": state,
+            "events": virtual.events(played, seat, since),
+        }
 
 
 def _etag(game: Game, seat: int | None, since: int) -> str:
@@ -55,9 +55,7 @@ def start_virtual_game(table_id: int) -> Response:
     """Start a virtual game; the answer holds each player's seat token, shown this once."""
     table = authorized_table(table_id)
     body = json_body(VirtualGameCreateSchema())
-    game, _, tokens = virtual.start(
-        table, body["players"], body.get("variants") or {}, body["seats"]
-    )
+    game, tokens = virtual.start(table, body["players"], body.get("variants") or {}, body["seats"])
     document = view_body(game, None, 0)
     document["seat_tokens"] = [{"seat": seat, "token": token} for seat, token in tokens.items()]
     return respond(document, 201, location=virtual_url(table_id, game.id))
@@ -86,7 +84,8 @@ def play_move(table_id: int, game_id: int) -> Response:
     table = db.session.get(Table, table_id)
     assert table is not None
     game = locked_game(table, game_id)
-    _, replayed = virtual.play(game, seat.seat, number, body)
+    with virtual.restored(game) as played:
+        replayed = virtual.play(game, played, seat.seat, number, body)
     response = respond(view_body(game, seat.seat, number), etag=_etag(game, seat.seat, number))
     if replayed:
         response.headers["Idempotent-Replayed"] = "true"
@@ -100,7 +99,8 @@ def read_record(table_id: int, game_id: int) -> Response:
     game = _virtual_game(table_id, game_id, authorized_table(table_id))
     if game.status == GameStatus.IN_PROGRESS:
         raise Conflict("The record is given once the game has ended: its seed tells every hand.")
-    return respond(virtual.engine_game(game).to_dict(), etag=game.etag)
+    with virtual.restored(game) as played:
+        return respond(played.to_dict(), etag=game.etag)
 
 
 def _virtual_game(table_id: int, game_id: int, table: Table | None = None) -> Game:

@@ -23,6 +23,7 @@ from flask import (
 from sqlalchemy import select
 from werkzeug.exceptions import Conflict, NotFound
 
+from engine.game import Game as EngineGame
 from engine.rules import SUPPORTED_PLAYERS, Rules
 from engine.view import seat_view
 from scorekeeper import virtual
@@ -62,7 +63,7 @@ def new_virtual_game(table_id: int) -> Any:
         seats = [_seat_choice(request.form.get(f"seat{seat}", "")) for seat in range(players)]
         try:
             body = load(VirtualGameCreateSchema(), {"players": players, "seats": seats})
-            game, _, tokens = virtual.start(table, body["players"], {}, body["seats"])
+            game, tokens = virtual.start(table, body["players"], {}, body["seats"])
         except InvalidRequest as invalid:
             errors = [problem.detail for problem in invalid.problems]
         else:
@@ -162,7 +163,9 @@ def move(token: str) -> Any:
     try:
         body = load(MoveSchema(), fields)
         number = body.pop("number")
-        virtual.play(locked_game(table, seat.side.game_id), seat.seat, number, body)
+        game = locked_game(table, seat.side.game_id)
+        with virtual.restored(game) as played:
+            virtual.play(game, played, seat.seat, number, body)
     except InvalidRequest as invalid:
         db.session.rollback()
         notice = " ".join(problem.detail for problem in invalid.problems)
@@ -173,7 +176,11 @@ def move(token: str) -> Any:
 
 
 def _page(game: Game, seat: Seat, token: str, notice: str | None) -> str:
-    played = virtual.engine_game(game)
+    with virtual.restored(game) as played:
+        return _render(game, played, seat, token, notice)
+
+
+def _render(game: Game, played: EngineGame, seat: Seat, token: str, notice: str | None) -> str:
     view = game_view(game)
     names = [side["name"] for side in view["sides"]]
     seat_names = seat_names_of(view)

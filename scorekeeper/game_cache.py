@@ -1,0 +1,97 @@
+"""Each worker's cache of virtual games: the engine's game as it stood after a known move.
+
+A stored virtual game is its seed and its numbered moves; bringing the engine's game back by
+replaying every move costs more the longer the game runs. This cache keeps, per worker process,
+the engine games its last requests used, each with the number of moves it has applied and what
+it was dealt from, so the next request on that game only checks them against the database (and
+plays the moves another worker stored meanwhile) instead of replaying the whole game.
+
+An engine game is small (about 50 KiB for a whole 6-seat game), so a few dozen per worker cost
+little memory (``VIRTUAL_GAME_CACHE``, 32 by default; 0 keeps none and replays every request).
+
+An entry is lent, not shared: :meth:`GameCache.take` removes it, so no two requests (threads of
+one worker) ever hold the same engine game, and :meth:`GameCache.put` gives it back once the
+request is done with it. The caller puts back only a game that matches what the database has
+committed; a request that fails simply drops what it took. The database stays the truth: an
+entry that does not match it is dropped and the game replayed from its seed.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Flask, current_app
+
+from engine.game import Game as EngineGame
+
+Origin = tuple[Any, ...]
+"""What a game is dealt from: its seed, rules and names (:func:`scorekeeper.virtual.origin`)."""
+
+
+@dataclass(slots=True)
+class Cached:
+    """An engine game, what it was dealt from, and the moves it has applied: how many, and the
+    last one as stored (its seat and move), to check against the database's."""
+
+    game: EngineGame
+    origin: Origin
+    moves: int
+    last: tuple[int, dict[str, Any]] | None
+
+
+class GameCache:
+    """A bounded, thread-safe map from a game's id to its :class:`Cached` engine game, the least
+    recently put back dropped first. A size of 0 keeps nothing."""
+
+    def __init__(self, size: int) -> None:
+        self.size = max(0, size)
+        self._entries: OrderedDict[int, Cached] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def take(self, game_id: int) -> Cached | None:
+        """The game's entry, removed: the caller holds it alone until it puts it back."""
+        with self._lock:
+            return self._entries.pop(game_id, None)
+
+    def put(self, game_id: int, entry: Cached) -> None:
+        """Give an entry back (or add one). Two requests on one game may both put one back:
+        both match committed moves, so the one further along is kept."""
+        if self.size == 0:
+            return
+        with self._lock:
+            held = self._entries.get(game_id)
+            if held is not None and held.origin == entry.origin and held.moves > entry.moves:
+                entry = held
+            self._entries[game_id] = entry
+            self._entries.move_to_end(game_id)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+    def __contains__(self, game_id: object) -> bool:
+        with self._lock:
+            return game_id in self._entries
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._entries)
+
+
+KEY = "virtual_game_cache"
+
+
+def init_app(app: Flask) -> None:
+    """Give the app (one per worker process) its cache, sized by ``VIRTUAL_GAME_CACHE``."""
+    app.extensions[KEY] = GameCache(int(app.config["VIRTUAL_GAME_CACHE"]))
+
+
+def cache() -> GameCache:
+    """The current app's cache."""
+    found: GameCache = current_app.extensions[KEY]
+    return found
