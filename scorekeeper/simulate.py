@@ -73,14 +73,16 @@ def simulate(
     """Play ``games`` games; yield each finished game with its seating, in order.
 
     Each game's seed derives from ``seed`` and its number alone, so the results are the same
-    whatever the number of worker processes.
+    whatever the number of worker processes. A worker sends each game back as its record, played
+    again here: the engine's objects need not pickle (those of a compiled engine do not).
     """
-    play = partial(play_game, names, players, seed, variants)
     if workers <= 1:
-        yield from map(play, range(games))
+        yield from map(partial(play_game, names, players, seed, variants), range(games))
         return
+    play = partial(play_recorded, names, players, seed, variants)
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        yield from pool.imap(play, range(games))
+        for record, kinds in pool.imap(play, range(games)):
+            yield Game.replay(record), kinds
 
 
 def play_game(
@@ -96,6 +98,14 @@ def play_game(
     game = Game(rules, game_seed, names=[kinds[side] for side in range(rules.sides)])
     game.play(computers)
     return game, kinds
+
+
+def play_recorded(
+    names: Sequence[str], players: int, seed: int, variants: dict[str, str], number: int
+) -> tuple[dict[str, Any], list[str]]:
+    """Game ``number`` of a simulation as its record (what a worker process sends back)."""
+    game, kinds = play_game(names, players, seed, variants, number)
+    return game.to_dict(), kinds
 
 
 def tally(results: Sequence[tuple[Game, list[str]]]) -> dict[str, Tally]:
