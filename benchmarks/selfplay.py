@@ -13,10 +13,11 @@ Three engines, each measured in a process of its own whose PYTHONPATH puts it fi
 Hands/s: whole games to 5,000 (every deal, every move, each hand's report scored and checked by the
 scorer) between computer players of one kind, all decisions made through seat views, the hands
 counted. Search: decisions/s of the search player (its default settings) at seat 0, the other seats
-strong, over whole hands, its own time only. Every engine plays the same seeds. The engines take
-turns for each figure, round after round (the first to go changing each round), and each figure is
-the median of its rounds, so a machine busy with something else slows them alike; the ratios to the
-reference are the figures to compare between machines, the hands/s only on the machine named.
+strong, over whole hands, its own time only. Seconds are the measuring process's CPU time, so that
+other work on the machine slows the figures less (it still does: caches, frequency). Every engine
+plays the same seeds. The engines take turns for each figure, round after round (the first to go
+changing each round), and each figure is the median of its rounds; the ratios to the reference are
+the figures to compare between machines, the hands/s only on the machine named.
 """
 
 from __future__ import annotations
@@ -71,12 +72,12 @@ def hands_per_second(kind: str, players: int, seconds: float) -> float:
 
     play(1_000_000)  # warm-up, not counted
     hands, seed = 0, 0
-    start = time.perf_counter()
+    start = time.process_time()
     deadline = start + seconds
-    while time.perf_counter() < deadline:
+    while time.process_time() < deadline:
         hands += play(seed)
         seed += 1
-    return hands / (time.perf_counter() - start)
+    return hands / (time.process_time() - start)
 
 
 def search_decisions_per_second(players: int, seconds: float) -> tuple[float, dict[str, Any]]:
@@ -100,9 +101,9 @@ def search_decisions_per_second(players: int, seconds: float) -> tuple[float, di
             seat = game.hand.to_act
             view = seat_view(game.hand, seat)
             if seat == 0:
-                start = time.perf_counter()
+                start = time.process_time()
                 move = searcher.choose(view)
-                searching += time.perf_counter() - start
+                searching += time.process_time() - start
                 decisions += 1
             else:
                 move = computers[seat].choose(view)
@@ -258,7 +259,7 @@ def main() -> None:
     if missing is None:
         engines.append(Engine("compiled", COMPILED))
     print(__doc__.splitlines()[0])
-    print(f"Machine: {machine()}; one core per process; load average {load()} at the start")
+    print(f"Machine: {machine()}; one core, CPU time; load average {load()} at the start")
     print(GOALS)
     print(
         f"Each figure: the median of {args.rounds} round(s) of {args.seconds:g} s per engine; "
