@@ -44,6 +44,7 @@ test: $(VENV)/.installed-test
 # `-P` and `--import-mode=append` keep the source tree (the current folder, pytest's rootdir)
 # behind the compiled engine on sys.path; ENGINE_EXPECT_COMPILED=1 makes tests/conftest.py fail
 # the run unless every engine module meant to be compiled was imported from its extension module.
+# `-p no:doctest` with pyproject.toml's addopts less --doctest-modules: no doctests here.
 test-compiled: $(VENV)/.installed-test
 	@if reason="$$($(BIN)/python setup.py why_not_compiled)" || [ "$$CI" = true ]; then \
 		$(MAKE) --no-print-directory $(COMPILED)/.built && \
