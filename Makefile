@@ -5,7 +5,18 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test lint typecheck bench clean
+# The engine compiled by mypyc (setup.py decides what and how), built beside the source and never
+# installed: the editable install stays pure Python. The compiled test run and the benchmark put it
+# first on PYTHONPATH. Rebuilt only when an engine file (or setup.py, pyproject.toml) is newer.
+COMPILED := build/compiled
+ENGINE_SOURCES := $(shell find engine -name '*.py')
+# The tests that play the engine, run again on the compiled engine: the engine's own, the API's
+# (virtual games, scoring) and the command line's (simulate, with worker processes). Not the
+# doctests (pytest reads them from the .py files, so they cannot test the compiled modules) nor
+# the pages: a browser drives the same API the API tests cover, so they would only add minutes.
+COMPILED_TESTS ?= tests/engine tests/api tests/test_cli.py
+
+.PHONY: run test test-compiled compiled lint typecheck bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,8 +38,42 @@ test: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	@$(MAKE) --no-print-directory test-compiled
 
-bench: $(VENV)/.installed-test
+# Without a C compiler the compiled run is skipped, saying why; under CI=true it fails instead.
+# `-P` and `--import-mode=append` keep the source tree (the current folder, pytest's rootdir)
+# behind the compiled engine on sys.path; ENGINE_EXPECT_COMPILED=1 makes tests/conftest.py fail
+# the run unless every engine module meant to be compiled was imported from its extension module.
+# `-p no:doctest` with pyproject.toml's addopts less --doctest-modules: no doctests here.
+test-compiled: $(VENV)/.installed-test
+	@if reason="$$($(BIN)/python setup.py why_not_compiled)" || [ "$$CI" = true ]; then \
+		$(MAKE) --no-print-directory $(COMPILED)/.built && \
+		echo "Again on the compiled engine ($(COMPILED)): $(COMPILED_TESTS)" && \
+		ENGINE_EXPECT_COMPILED=1 PYTHONPATH=$(COMPILED) $(BIN)/python -P -m pytest \
+			--import-mode=append -p no:doctest -o addopts=--strict-markers $(COMPILED_TESTS); \
+	else \
+		echo "Skipped the tests on the compiled engine: $$reason."; \
+	fi
+
+# The compiled engine if this machine can build it; else why not.
+compiled: $(VENV)/.installed-test
+	@if reason="$$($(BIN)/python setup.py why_not_compiled)"; then \
+		$(MAKE) --no-print-directory $(COMPILED)/.built; \
+	else \
+		echo "No compiled engine: $$reason."; \
+	fi
+
+# The whole engine package: every .py copied, then the extension modules built next to them
+# (an extension module is imported before a .py of the same name).
+$(COMPILED)/.built: setup.py pyproject.toml $(ENGINE_SOURCES) | $(VENV)/.installed-test
+	rm -rf $(COMPILED)
+	mkdir -p $(COMPILED)
+	cp -R engine $(COMPILED)/engine
+	ENGINE_COMPILE=1 $(BIN)/python setup.py --quiet build_ext --build-lib $(COMPILED) \
+		--build-temp build/temp
+	touch $@
+
+bench: $(VENV)/.installed-test compiled
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/load.py
 	$(BIN)/python benchmarks/page_weight.py
@@ -36,4 +81,4 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/virtual_moves.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache .hypothesis

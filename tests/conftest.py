@@ -7,13 +7,22 @@ instead of skipping them, so a green CI run always means both databases were exe
 Each database is migrated once per session; a test gets a copy of the migrated SQLite file, or
 the PostgreSQL database emptied. The migrations themselves are run by the tests of
 ``tests/test_app.py`` (a fresh upgrade, down and up again, models against migrations).
+
+The engine the tests use is checked before any test runs: with ``ENGINE_EXPECT_COMPILED=1`` (the
+Makefile's compiled run) every engine module but those pyproject.toml leaves pure must have been
+imported from a mypyc extension module, so a silent fall-back to Python cannot pass as compiled;
+otherwise none may have been, so the pure run (doctests included) tests the source as it is.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
+import pkgutil
 import shutil
+import tomllib
 from collections.abc import Iterator
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 import pytest
@@ -27,6 +36,67 @@ from scorekeeper.extensions import db
 from tests import postgres
 
 IN_CI = os.environ.get("CI") == "true"
+EXPECT_COMPILED = os.environ.get("ENGINE_EXPECT_COMPILED") == "1"
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def engine_modules() -> dict[str, str]:
+    """Every module of the engine package, imported: the file each was loaded from."""
+    import engine
+
+    files = {"engine": str(engine.__file__)}
+    for module in pkgutil.walk_packages(engine.__path__, "engine."):
+        files[module.name] = str(importlib.import_module(module.name).__file__)
+    return files
+
+
+def left_pure() -> set[str]:
+    """The engine modules the compiled build leaves as Python (pyproject.toml), by name."""
+    settings = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    paths = settings["tool"]["compiled-engine"]["pure"]
+    return {path.removesuffix(".py").removesuffix("/__init__").replace("/", ".") for path in paths}
+
+
+def is_compiled(file: str) -> bool:
+    return file.endswith(tuple(EXTENSION_SUFFIXES))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    files = engine_modules()
+    if EXPECT_COMPILED:
+        pure = left_pure()
+        wrong = sorted(
+            name for name, file in files.items() if name not in pure and not is_compiled(file)
+        )
+        if wrong or not any(map(is_compiled, files.values())):
+            raise pytest.UsageError(
+                "ENGINE_EXPECT_COMPILED=1, but these engine modules were imported from Python "
+                f"source, not from extension modules: {', '.join(wrong) or 'all'} (the engine "
+                f"package came from {Path(files['engine']).parent}; build it with `make compiled` "
+                "and put build/compiled first on PYTHONPATH)"
+            )
+    else:
+        wrong = sorted(name for name, file in files.items() if is_compiled(file))
+        if wrong:
+            raise pytest.UsageError(
+                f"the pure run imported compiled engine modules: {', '.join(wrong)} (from "
+                f"{Path(files['engine']).parent}); set ENGINE_EXPECT_COMPILED=1 to test a "
+                "compiled engine, or remove the extension modules built into engine/"
+            )
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    files = engine_modules()
+    folder = Path(files["engine"]).parent.parent
+    where = folder.relative_to(ROOT) if folder.is_relative_to(ROOT) else folder
+    compiled = sorted(name for name, file in files.items() if is_compiled(file))
+    if not compiled:
+        return f"engine: pure Python, from {where or '.'}"
+    pure = sorted(set(files) - set(compiled))
+    return (
+        f"engine: {len(compiled)} of {len(files)} modules compiled by mypyc, from {where}; "
+        f"left pure: {', '.join(pure)}"
+    )
 
 
 def migrate(url: str) -> None:

@@ -1,0 +1,27 @@
+"""The self-play benchmark runs and prints a ratio for each figure (a smoke run: no speed is
+asserted, the figures of so short a run mean nothing)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_selfplay_benchmark_prints_a_ratio_to_the_reference_for_each_figure() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "selfplay.py"), "--quick"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "pure ≥3×" in done.stdout and "compiled ≥5,000 random" in done.stdout
+    for kind in ("random", "greedy", "strong", "search"):
+        for seats in (2, 4):
+            row = rf"^{kind} +{seats} +[\d,]+ +[\d,]+ ×\d+\.\d\d +([\d,]+ ×\d+\.\d\d|—) "
+            assert re.search(row, done.stdout, re.MULTILINE), (kind, seats, done.stdout)
