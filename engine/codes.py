@@ -46,6 +46,8 @@ NO_CARD: Final = -1
 """What an empty pile shows; on the battle pile, also the mark of a corrected hazard (§3)."""
 
 COUNT: Final = len(CARDS)
+EVERY_CARD: Final = (1 << COUNT) - 1
+"""The mask of every card."""
 
 DISTANCE: Final = 0
 HAZARD: Final = 1

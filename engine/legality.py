@@ -18,6 +18,7 @@ from engine.codes import (
     CURES,
     DISTANCE_200,
     END_OF_LIMIT,
+    EVERY_CARD,
     HAZARDS,
     KM,
     LIMITED_DISTANCE,
@@ -76,6 +77,16 @@ def plays(state: HandState, seat: int) -> tuple[Move, ...]:
         opponent = opponents[0]
         legal = plays | tableaux[opponent].open_to
         play, discard = PLAY_AGAINST[opponent], DISCARD
+        if discardable == EVERY_CARD:  # the default: one test less per card
+            for code in state.hands[seat]:
+                bit = 1 << code
+                if seen & bit:
+                    continue
+                seen |= bit
+                if legal & bit:
+                    append(play[code])
+                append(discard[code])
+            return tuple(moves)
         for code in state.hands[seat]:
             bit = 1 << code
             if seen & bit:

@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from random import Random
 
-from engine import legality
 from engine.chance import NOTHING_FRESH, Chance, after_clearing, answerable, seats_to_ask
 from engine.codes import (
     ANSWERS,
@@ -27,6 +26,7 @@ from engine.codes import (
     COUNT,
     DISTANCE,
     END_OF_LIMIT,
+    EVERY_CARD,
     HAZARD,
     KIND,
     KM,
@@ -39,6 +39,7 @@ from engine.codes import (
     deck_of,
 )
 from engine.errors import IllegalMove
+from engine.legality import answers, is_legal, may_play, plays, refusal
 from engine.moves import (
     CALL,
     DECLINE,
@@ -63,7 +64,6 @@ from engine.rules import (
 from engine.tableau import Tableau
 
 HAND_SIZE = 6
-_ALL_CARDS = (1 << COUNT) - 1
 _DISTANCE_CODES = tuple(code for code, km in enumerate(KM) if km)
 
 
@@ -157,7 +157,7 @@ class HandState:
         self._no_extra_turn = rules.safety_after_exhaustion is SafetyAfterExhaustion.NO_EXTRA_TURN
         self._no_playable_ends = rules.exhaustion_end is ExhaustionEnd.NO_PLAYABLE
         forbidden = rules.discard_safeties is DiscardSafeties.FORBIDDEN
-        self.discardable = _ALL_CARDS & ~SAFETIES if forbidden else _ALL_CARDS
+        self.discardable = EVERY_CARD & ~SAFETIES if forbidden else EVERY_CARD
         """The cards a seat may discard, as a mask (:mod:`engine.legality`)."""
         self.per_player_200 = rules.two_hundreds_limit is TwoHundredsLimit.PLAYER
         """Whether the two 200s are counted per player rather than per side."""
@@ -249,9 +249,9 @@ class HandState:
         if legal is None:
             phase = self.phase
             if phase is _PLAY:
-                legal = legality.plays(self, to_act)
+                legal = plays(self, to_act)
             elif phase is _COUP_FOURRE:
-                legal = legality.answers(self, to_act)
+                legal = answers(self, to_act)
             elif phase is _EXTENSION:
                 legal = (CALL, DECLINE)
             else:
@@ -261,14 +261,14 @@ class HandState:
 
     def is_legal(self, move: Move, seat: int | None = None) -> bool:
         """Whether ``seat`` (by default the seat to act) may make ``move`` now."""
-        return legality.is_legal(self, move, self.to_act if seat is None else seat)
+        return is_legal(self, move, self.to_act if seat is None else seat)
 
     def check(self, move: Move, seat: int | None = None) -> None:
         """Raise :class:`IllegalMove` naming the rule if ``move`` is not legal for ``seat``."""
         if seat is None:
             seat = self.to_act
         if not self.is_legal(move, seat):
-            raise IllegalMove(legality.refusal(self, move, seat))
+            raise IllegalMove(refusal(self, move, seat))
 
     # -- moves ---------------------------------------------------------------------------------
 
@@ -475,7 +475,7 @@ class HandState:
         if not any(self.hands):
             return True
         if self._no_playable_ends:
-            return not any(legality.may_play(self, seat) for seat in range(self.players))
+            return not any(may_play(self, seat) for seat in range(self.players))
         return False
 
     # -- the report a table would enter --------------------------------------------------------

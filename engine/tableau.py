@@ -36,6 +36,18 @@ from engine.rules import (
 
 _DISTANCES = tuple(code for code, km in enumerate(KM) if km)
 _FAST_DISTANCE = sum(1 << code for code in _DISTANCES) & ~LIMITED_DISTANCE
+_WITHIN = tuple(  # (km, the distance cards of at most km), longest first
+    (KM[card], sum(1 << shorter for shorter in _DISTANCES if KM[shorter] <= KM[card]))
+    for card in reversed(_DISTANCES)
+)
+
+
+def _distance_within(room: int) -> int:
+    """The distance cards of at most ``room`` km, as a mask."""
+    for km, cards in _WITHIN:
+        if km <= room:
+            return cards
+    return 0
 
 
 class Tableau:
@@ -211,7 +223,8 @@ class Tableau:
         battle = self.battle
         top = battle[-1] if battle else NO_CARD
         showing = top if top != NO_CARD and BATTLE_HAZARDS >> top & 1 else NO_CARD
-        limited = self.limited
+        speed = self.speed
+        limited = bool(speed) and speed[-1] == SPEED_LIMIT
         protection = 0
         for safety in self.safeties:
             protection |= ANSWERS[safety]
@@ -229,10 +242,7 @@ class Tableau:
 
         plays = SAFETIES
         if rolling:
-            room = self.target - self.distance
-            for card in _DISTANCES:
-                if KM[card] <= room:
-                    plays |= 1 << card
+            plays |= _distance_within(self.target - self.distance)
             if limited:
                 plays &= ~_FAST_DISTANCE
             if self.two_hundreds >= 2 and not self._per_player_200:
