@@ -458,7 +458,8 @@ class HandState:
                     break
                 seat = (seat + 1) % players
         side = seat % self.sides
-        if self.fresh[side] != NOTHING_FRESH:
+        fresh = self.fresh[side]
+        if fresh is not NOTHING_FRESH and fresh != NOTHING_FRESH:
             if self._offer_chance(side, (seat,), resume=seat):
                 return
             self.fresh[side] = NOTHING_FRESH  # older hazards lose their chance
