@@ -97,6 +97,29 @@ def server(  # type: ignore[no-untyped-def]
         process.wait(timeout=30)
 
 
+def exchange(
+    port: int,
+    method: str,
+    path: str,
+    body: Any = None,
+    headers: dict[str, str] | None = None,
+    timeout: float = 30,
+) -> tuple[float, Any, http.client.HTTPResponse]:
+    """One request on a connection of its own: the seconds it took, its JSON body, the response."""
+    start = time.perf_counter()
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    connection.request(
+        method,
+        path,
+        body=None if body is None else json.dumps(body),
+        headers={"Content-Type": "application/json", **(headers or {})},
+    )
+    response = connection.getresponse()
+    data = response.read()
+    connection.close()
+    return time.perf_counter() - start, json.loads(data) if data else None, response
+
+
 class Table:
     """One simulated table: its token and game. Each request opens its own connection, as a
     phone polling every few seconds does (gunicorn keeps an idle connection 2 s), which also
@@ -115,19 +138,11 @@ class Table:
         body: Any = None,
         headers: dict[str, str] | None = None,
     ) -> tuple[int, Any, Any]:
-        start = time.perf_counter()
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        connection.request(
-            method,
-            path,
-            body=None if body is None else json.dumps(body),
-            headers={**self.headers, **(headers or {})},
+        seconds, data, response = exchange(
+            self.port, method, path, body, {**self.headers, **(headers or {})}
         )
-        response = connection.getresponse()
-        data = response.read()
-        connection.close()
-        self.record(kind, time.perf_counter() - start, response.status)
-        return response.status, json.loads(data) if data else None, response
+        self.record(kind, seconds, response.status)
+        return response.status, data, response
 
     def setup(self) -> None:
         _, table, _ = self.request("create table", "POST", "/api/v1/tables", {"name": "Bench"})

@@ -18,12 +18,10 @@ from __future__ import annotations
 
 import argparse
 import http.client
-import json
 import os
 import platform
 import sys
 import tempfile
-import time
 from collections import defaultdict
 from contextlib import ExitStack
 from pathlib import Path
@@ -32,6 +30,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from benchmarks.load import exchange  # noqa: E402
 
 SEED_HEADER = "X-Bench-Seed"
 MODES = {"cache": {}, "no cache": {"SCOREKEEPER_VIRTUAL_GAME_CACHE": "0"}}
@@ -59,21 +59,12 @@ class Client:
     def request(
         self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
     ) -> tuple[float, Any, http.client.HTTPResponse]:
-        start = time.perf_counter()
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
-        connection.request(
-            method,
-            path,
-            body=None if body is None else json.dumps(body),
-            headers={**self.headers, **(headers or {})},
+        elapsed, data, response = exchange(
+            self.port, method, path, body, {**self.headers, **(headers or {})}, timeout=120
         )
-        response = connection.getresponse()
-        data = response.read()
-        connection.close()
-        elapsed = time.perf_counter() - start
         if response.status >= 300:
-            raise RuntimeError(f"{method} {path}: {response.status} {data[:300]!r}")
-        return elapsed, json.loads(data) if data else None, response
+            raise RuntimeError(f"{method} {path}: {response.status} {str(data)[:300]}")
+        return elapsed, data, response
 
     def setup(self) -> None:
         _, table, _ = self.request("POST", "/api/v1/tables", {"name": "Bench"})
