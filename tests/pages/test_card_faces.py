@@ -10,6 +10,9 @@ import pytest
 from flask import Flask, render_template_string, session
 
 from engine.cards import Card, CardKind
+from engine.codes import CODE, NO_CARD
+from engine.rules import Rules
+from engine.tableau import Tableau
 from engine.view import TableauView
 from scorekeeper import create_app
 from scorekeeper.pages.cards import card_face
@@ -69,21 +72,24 @@ TABLEAU = (
 )
 
 
-def tableau_html(app: Flask, **piles: Any) -> str:
-    """One side's tableau as the play page draws it."""
-    fields: dict[str, Any] = {
-        "battle": (),
-        "speed": (),
-        "distance": 0,
-        "cards": {},
-        "two_hundreds_by_seat": {},
-        "safeties": (),
-        "coup_fourres": (),
-    }
+def tableau_html(
+    app: Flask,
+    battle: tuple[Card | None, ...] = (),
+    speed: tuple[Card, ...] = (),
+    safeties: tuple[Card, ...] = (),
+    coup_fourres: tuple[Card, ...] = (),
+    distance: int = 0,
+) -> str:
+    """One side's tableau as the play page draws it (None on the battle pile: corrected)."""
+    tableau = Tableau(Rules.for_players(4), 1000)
+    tableau.battle = [NO_CARD if card is None else CODE[card] for card in battle]
+    tableau.speed = [CODE[card] for card in speed]
+    tableau.safeties = [CODE[card] for card in safeties]
+    tableau.coup_fourres = [CODE[card] for card in coup_fourres]
+    tableau.distance = distance
+    tableau.refresh()
     with app.test_request_context("/"):
-        return render_template_string(
-            TABLEAU, t=TableauView(**(fields | piles)), card_face=card_face
-        )
+        return render_template_string(TABLEAU, t=TableauView(tableau), card_face=card_face)
 
 
 def test_a_coup_fourre_is_marked_on_the_tableau(app: Flask) -> None:
