@@ -63,6 +63,8 @@ KIND: Final[tuple[int, ...]] = tuple(_KIND_CODE[card.kind] for card in CARDS)
 """Family of each code: :data:`DISTANCE`, :data:`HAZARD`, :data:`REMEDY` or :data:`SAFETY`."""
 KM: Final[tuple[int, ...]] = tuple(card.value_km for card in CARDS)
 """Kilometres of each code (0 for every card but distance)."""
+DISTANCES: Final[tuple[int, ...]] = tuple(code for code, km in enumerate(KM) if km)
+"""The distance cards' codes, shortest first."""
 
 
 def mask(cards: Iterable[Card]) -> int:

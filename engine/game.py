@@ -129,7 +129,10 @@ class Game:
         return score
 
     def play(self, players: Sequence[ComputerPlayer], hands: int | None = None) -> None:
-        """Let computer players (one per seat) play to the end of the game, or ``hands`` hands."""
+        """Let computer players (one per seat) play to the end of the game, or ``hands`` hands.
+
+        A computer player chooses among its view's legal moves, so its move is not checked a
+        second time: a player that may answer otherwise must go through :meth:`apply`."""
         target = None if hands is None else len(self.sheet.hands) + hands
         while not self.over and (target is None or len(self.sheet.hands) < target):
             hand, over = self.hand, Phase.OVER

@@ -161,7 +161,7 @@ def may_play(state: HandState, seat: int) -> bool:
 
 
 def refusal(state: HandState, move: Move, seat: int) -> str:
-    """The reason ``move`` of ``seat`` is refused, for a move :meth:`HandState.legal` refused."""
+    """The reason ``move`` of ``seat`` is refused, for a move :func:`is_legal` refused."""
     if state.phase is Phase.OVER:
         return "The hand is over (RULES.md §8)."
     if seat != state.to_act:
@@ -205,7 +205,9 @@ def _play_refusal(state: HandState, code: int, seat: int) -> str:
         if tableau.limited and not LIMITED_DISTANCE >> code & 1:
             return f"under a Speed Limit only 25 and 50 may be played (§5); {card} refused."
         if code == DISTANCE_200:
-            return "at most two 200 km cards per side in a hand (§5)."
+            by_seat = tableau.two_hundreds_by_seat.get(seat, 0)
+            if (by_seat if state.per_player_200 else tableau.two_hundreds) >= 2:
+                return "at most two 200 km cards per side in a hand (§5)."
         return (
             f"{card} would take the side to {tableau.distance + KM[code]} km, past "
             f"the target of {state.target} (§5)."

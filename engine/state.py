@@ -2,7 +2,7 @@
 
 The state machine of RULES.md §2–§8. A seat asks for :meth:`HandState.legal_moves`, chooses one
 and :meth:`HandState.apply` checks it (an illegal move raises :class:`IllegalMove` naming the
-rule, :mod:`engine.refusals`), changes the state and logs an event; a move taken from the legal
+rule, :mod:`engine.legality`), changes the state and logs an event; a move taken from the legal
 list itself goes through :meth:`HandState.apply_legal`, which does not check it a second time.
 Drawing is not a decision, so the engine draws for the seat whose turn begins. A coup-fourré
 chance is a phase of the rules in which the seats asked answer one after another, never a clock
@@ -25,11 +25,11 @@ from engine.codes import (
     CARDS,
     COUNT,
     DISTANCE,
+    DISTANCES,
     END_OF_LIMIT,
     EVERY_CARD,
     HAZARD,
     KIND,
-    KM,
     NO_CARD,
     SAFETIES,
     SAFETY,
@@ -64,7 +64,6 @@ from engine.rules import (
 from engine.tableau import Tableau
 
 HAND_SIZE = 6
-_DISTANCE_CODES = tuple(code for code, km in enumerate(KM) if km)
 
 
 # The hot path reads the phases from module constants: an enum member's lookup through its class
@@ -203,10 +202,23 @@ class HandState:
         return twin
 
     def refresh(self) -> None:
-        """Work out again what the tableaux allow, after hands or piles were set by hand (a
-        position built for a test or an example), and forget the legal moves known."""
+        """Work out again what the tableaux allow and what is face up, after hands or piles
+        were set by hand (a position built for a test or an example), and forget the legal
+        moves known. The deck is then taken to be the cards the position holds."""
+        face_up = [0] * COUNT
         for tableau in self.tableaux:
             tableau.refresh()
+            for code in tableau.battle + tableau.speed + tableau.safeties:
+                if code != NO_CARD:
+                    face_up[code] += 1
+            for code in DISTANCES:
+                face_up[code] += tableau.distance_cards[code]
+        for code in self.discards:
+            face_up[code] += 1
+        deck = face_up[:]
+        for code in [*self.draw_pile, *(card for hand in self.hands for card in hand)]:
+            deck[code] += 1
+        self.face_up, self.deck_counts = face_up, tuple(deck)
         self._legal = None
 
     # -- what is true now ----------------------------------------------------------------------
@@ -458,8 +470,7 @@ class HandState:
                     break
                 seat = (seat + 1) % players
         side = seat % self.sides
-        fresh = self.fresh[side]
-        if fresh is not NOTHING_FRESH and fresh != NOTHING_FRESH:
+        if self.fresh[side] != NOTHING_FRESH:
             if self._offer_chance(side, (seat,), resume=seat):
                 return
             self.fresh[side] = NOTHING_FRESH  # older hazards lose their chance
@@ -485,13 +496,12 @@ class HandState:
         """The hand's facts (RULES.md §8), exactly as a table would report them."""
         sides = []
         for side, tableau in enumerate(self.tableaux):
-            counts = tableau.distance_cards
             completed = self.completer == side
             sides.append(
                 SideReport(
                     name=names[side] if names else "",
                     distance=tableau.distance,
-                    cards={KM[code]: counts[code] for code in _DISTANCE_CODES},
+                    cards=tableau.cards_by_km(),
                     two_hundreds=tableau.two_hundreds,
                     safeties=tuple(CARDS[code] for code in tableau.safeties),
                     coup_fourres=tuple(CARDS[code] for code in tableau.coup_fourres),

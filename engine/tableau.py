@@ -13,6 +13,7 @@ from engine.codes import (
     ANSWERS,
     BATTLE_HAZARDS,
     DISTANCE_200,
+    DISTANCES,
     END_OF_LIMIT,
     KM,
     LIMITED_DISTANCE,
@@ -34,11 +35,10 @@ from engine.rules import (
     TwoHundredsLimit,
 )
 
-_DISTANCES = tuple(code for code, km in enumerate(KM) if km)
-_FAST_DISTANCE = sum(1 << code for code in _DISTANCES) & ~LIMITED_DISTANCE
+_FAST_DISTANCE = sum(1 << code for code in DISTANCES) & ~LIMITED_DISTANCE
 _WITHIN = tuple(  # (km, the distance cards of at most km), longest first
-    (KM[card], sum(1 << shorter for shorter in _DISTANCES if KM[shorter] <= KM[card]))
-    for card in reversed(_DISTANCES)
+    (KM[card], sum(1 << shorter for shorter in DISTANCES if KM[shorter] <= KM[card]))
+    for card in reversed(DISTANCES)
 )
 
 
@@ -93,7 +93,7 @@ class Tableau:
         """Whether the side may play distance (a Speed Limit aside)."""
         self.own_plays = 0
         """The cards a seat of this side may lay on it now, as a mask. A 200 needs the side
-        under two 200s; where the limit is per player, :class:`~engine.state.HandState` checks
+        under two 200s; where the limit is per player, :func:`engine.legality.own_plays` checks
         the seat's own count instead."""
         self.open_to = 0
         """The hazards an opponent may play on this side now, as a mask."""
@@ -153,6 +153,11 @@ class Tableau:
         """Whether a Speed Limit shows on the speed pile."""
         speed = self.speed
         return bool(speed) and speed[-1] == SPEED_LIMIT
+
+    def cards_by_km(self) -> dict[int, int]:
+        """The distance cards laid, counted by face value (as a report gives them)."""
+        counts = self.distance_cards
+        return {KM[code]: counts[code] for code in DISTANCES}
 
     def protected(self, hazard: int) -> bool:
         """Whether a safety of this side answers ``hazard``."""

@@ -1,7 +1,8 @@
 """What one seat may see: its own hand, every tableau, the piles, never another seat's hand.
 
 A :class:`SeatView` is a window on the live hand, not a copy: computer players decide on every
-move, so each fact is read only when a player asks for it. It is valid until the next move.
+move, so each fact is read only when a player asks for it, as the hand is at that moment; one view
+per seat serves a whole hand.
 """
 
 from __future__ import annotations
@@ -11,14 +12,12 @@ from random import Random
 from typing import Any
 
 from engine.cards import Card
-from engine.codes import CARDS, COUNT, KM, NO_CARD, SAFETY_FOR
+from engine.codes import CARDS, COUNT, NO_CARD, SAFETY_FOR
 from engine.moves import Move
 from engine.randomness import shuffle
 from engine.rules import Rules
 from engine.state import HandState, Phase
 from engine.tableau import Tableau
-
-_DISTANCE_CODES = tuple(code for code, km in enumerate(KM) if km)
 
 
 def _card(code: int) -> Card | None:
@@ -50,8 +49,7 @@ class TableauView:
     @property
     def cards(self) -> dict[int, int]:
         """Distance cards laid, by face value."""
-        counts = self._tableau.distance_cards
-        return {KM[code]: counts[code] for code in _DISTANCE_CODES}
+        return self._tableau.cards_by_km()
 
     @property
     def two_hundreds_by_seat(self) -> dict[int, int]:

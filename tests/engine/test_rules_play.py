@@ -98,6 +98,13 @@ def test_never_past_the_target() -> None:
     assert plays(state) == {Play(C.DISTANCE_25), Play(C.DISTANCE_50)}
 
 
+def test_a_200_past_the_target_is_refused_for_the_target_not_the_200s() -> None:
+    state = position([C.DISTANCE_200, C.DISTANCE_100], own=[C.ROLL], own_distance={100: 6})
+    assert plays(state) == {Play(C.DISTANCE_100)}
+    with pytest.raises(IllegalMove, match="to 800 km, past the target of 700"):
+        state.apply(Play(C.DISTANCE_200))
+
+
 def test_a_third_200_is_refused_to_the_side() -> None:
     state = position([C.DISTANCE_200, C.DISTANCE_100], own=[C.ROLL], own_distance={200: 2})
     assert plays(state) == {Play(C.DISTANCE_100)}
