@@ -231,19 +231,26 @@ def test_on_plain_http_the_queue_works_without_a_service_worker(
     assert recorded_hands(page, scoreboard, api=live_server) == [(1, [200, 75])]
 
 
-@pytest.mark.parametrize(("choice", "after"), [("Record mine as hand 2", 2), ("Drop mine", 1)])
-def test_a_hand_taken_meanwhile_is_shown_beside_the_queued_one(
-    page: Page, phone: Callable[..., Page], live_server: str, choice: str, after: int
-) -> None:
-    create_table(page, live_server, "Conflict")
+def hand_one_kept_offline(page: Page, live_server: str, table: str) -> tuple[str, str]:
+    """A new 2-player game whose hand 1 (300 to 100) this phone keeps, offline: the table's
+    share link and the game's scoreboard."""
+    create_table(page, live_server, table)
     add_players(page, "Ann", "Bob")
     share = page.locator("input.share-link").input_value()
     start_two_player_game(page, "Ann", "Bob")
     scoreboard = page.url
     open_form(page)
     page.context.set_offline(True)
-    fill_hand(page, 300, 100)  # phone 1's hand 1, kept on the phone
+    fill_hand(page, 300, 100)
     expect(waiting(page)).to_contain_text("1 hand waiting")
+    return share, scoreboard
+
+
+@pytest.mark.parametrize(("choice", "after"), [("Record mine as hand 2", 2), ("Drop mine", 1)])
+def test_a_hand_taken_meanwhile_is_shown_beside_the_queued_one(
+    page: Page, phone: Callable[..., Page], live_server: str, choice: str, after: int
+) -> None:
+    share, scoreboard = hand_one_kept_offline(page, live_server, "Conflict")
 
     second = phone()
     second.goto(share)
@@ -442,15 +449,7 @@ def test_a_version_that_cannot_be_read_is_said_in_words_not_pasted_as_a_page(
 ) -> None:
     """The preview of the queued hand fails (an error page, scripts and all): the choice shows
     what the server said in plain words; the page's scripts never run there (no second queue)."""
-    create_table(page, live_server, "Broken preview")
-    add_players(page, "Ann", "Bob")
-    share = page.locator("input.share-link").input_value()
-    start_two_player_game(page, "Ann", "Bob")
-    scoreboard = page.url
-    open_form(page)
-    page.context.set_offline(True)
-    fill_hand(page, 300, 100)
-    expect(waiting(page)).to_contain_text("1 hand waiting")
+    share, scoreboard = hand_one_kept_offline(page, live_server, "Broken preview")
 
     second = phone()
     second.goto(share)
