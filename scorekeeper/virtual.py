@@ -137,12 +137,16 @@ def restored(game: Game) -> Iterator[EngineGame]:
     and brought up to date with the moves stored since (by another worker); otherwise every
     stored move is replayed from the seed. Nobody else uses it during the block: it is out of
     the cache. When the block ends normally it goes back: a block that changes the game commits
-    before it ends, so the cache never holds a game ahead of the database. If anything raises
+    before it ends, so the cache never holds a game ahead of the database (a block that leaves
+    changes uncommitted drops it). If anything raises
     in the block (an illegal move, a failed commit) it is dropped, whatever it went through.
     """
     game_id, start = game.id, origin(game)
     played = _restore(game_id, start)
     yield played
+    session = db.session
+    if session.new or session.dirty or session.deleted:
+        return  # changed and not committed: the game may be ahead of the database
     last = played.events(played.move_count - 1)
     game_cache.cache().put(
         game_id,
@@ -184,7 +188,8 @@ def _catch_up(game_id: int, cached: Cached) -> bool:
     since = max(cached.moves - 1, 0)
     stored = _stored_moves(game_id, since)
     if cached.moves > 0:
-        if not stored or (stored[0].seat, stored[0].move) != cached.last:
+        first = stored[0] if stored else None
+        if first is None or first.number != since or (first.seat, first.move) != cached.last:
             return False
         stored = stored[1:]
     if any(move.number != cached.moves + offset for offset, move in enumerate(stored)):

@@ -22,7 +22,7 @@ from engine.moves import move_from_dict
 from scorekeeper import create_app, virtual
 from scorekeeper.extensions import db
 from scorekeeper.game_cache import KEY, Cached, GameCache
-from scorekeeper.models import VirtualMove
+from scorekeeper.models import Game, VirtualMove
 from tests.api.conftest import TableAccess
 from tests.api.test_virtual import SeatAccess, Seeds, start, started
 
@@ -228,6 +228,25 @@ def test_a_failed_commit_keeps_nothing_it_touched(
     assert played.get_json()["next_move"] > view["next_move"]
     cache_of(app).clear()
     assert seat.read(view["next_move"]) == played.get_json()
+
+
+def test_a_game_changed_but_not_committed_is_not_put_back(table: TableAccess, app: Flask) -> None:
+    """A block that plays a move and leaves it uncommitted must not cache a game the database
+    may never see."""
+    body, seats = started(table, SIX)
+    game_id, view = body["game"]["id"], seats[0].read()
+    wire = view["state"]["legal_moves"][0]
+    with app.app_context():
+        stored = db.session.get(Game, game_id)
+        assert stored is not None
+        with virtual.restored(stored) as played:
+            played.apply(move_from_dict(wire), 0)
+            db.session.add(
+                VirtualMove(game_id=game_id, number=view["next_move"], seat=0, move=wire)
+            )
+        assert game_id not in cache_of(app)
+        db.session.rollback()
+    assert seats[0].read() == view
 
 
 @pytest.mark.parametrize("tamper", ["ahead", "another last move", "another origin"])
