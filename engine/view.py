@@ -208,6 +208,15 @@ class SeatView:
         every card laid face up, which the hand keeps count of as it goes."""
         return self._state.unseen(self.seat, card)
 
+    def deck_count(self, card: int) -> int:
+        """How many of ``card`` (a code) the hand's deck holds (the rules' deck)."""
+        return self._state.deck_counts[card]
+
+    def seen_count(self, card: int) -> int:
+        """How many of ``card`` this seat has seen: in its own hand or face up."""
+        state = self._state
+        return state.deck_counts[card] - state.unseen(self.seat, card)
+
     def sample(self, rng: Random) -> HandState:
         """A whole hand consistent with what this seat has seen, for search players.
 

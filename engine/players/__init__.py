@@ -28,6 +28,8 @@ class ComputerPlayer(Protocol):
 
 def make_player(name: str, rng: Random) -> ComputerPlayer:
     """A computer player by its registry name."""
+    from engine.players.classic import ClassicPlayer
+    from engine.players.contest import ContestPlayer
     from engine.players.greedy import GreedyPlayer
     from engine.players.random_player import RandomPlayer
     from engine.players.search import SearchPlayer
@@ -38,6 +40,8 @@ def make_player(name: str, rng: Random) -> ComputerPlayer:
         GreedyPlayer.name: GreedyPlayer,
         StrongPlayer.name: StrongPlayer,
         SearchPlayer.name: SearchPlayer,
+        ClassicPlayer.name: ClassicPlayer,
+        ContestPlayer.name: ContestPlayer,
     }
     try:
         return registry[name](rng)
