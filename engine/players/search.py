@@ -1,32 +1,36 @@
 """A search player: determinised Monte Carlo over the cards it has not seen.
 
-For each of the few moves the strong heuristics rank highest, it deals the unseen cards again
-many ways (:meth:`SeatView.sample`), plays the rest of the hand out with the strong heuristics at
-every seat, and keeps the heuristics' choice unless another move clearly ends the hand better for
-its side. Every candidate is tried on
-the same sampled deals, so the comparison is not drowned by the luck of the deal. The budget is a
-number of playouts, never a clock, so a game stays reproducible from its seed.
+For the few moves the strong heuristics rank highest, it deals the unseen cards again many ways
+(:meth:`SeatView.sample`), plays the rest of the hand out with the strong heuristics at every
+seat, and plays the move that ends the hand best for its side on average. Every candidate is
+tried on the same sampled deals and the same random choices, so the comparison is not drowned
+by the luck of the deal. Decisions the heuristics settle beyond doubt (a single legal move, a
+coup-fourré, completing the trip, a safety that cures) are not searched, so the budget goes to
+the close calls. The budget is a number of playouts, never a clock, so a game stays
+reproducible from its seed.
 """
 
 from __future__ import annotations
 
-import math
-import statistics
 from random import Random
 from typing import ClassVar
 
-from engine.moves import CALL, DECLINE, CoupFourre, Move
-from engine.players.strong import StrongPlayer
+from engine.moves import CALL, DECLINE, Move
+from engine.players.strong import DEFAULT, StrongPlayer
 from engine.scoring import score_hand
-from engine.state import HandState
+from engine.state import HandState, Phase
 from engine.view import SeatView, seat_view
 
-DEALS = 8
-"""Sampled deals per decision."""
+DEALS = 12
+"""Sampled deals per decision searched."""
 CANDIDATES = 3
 """Moves searched, the strong player's best first."""
-EVIDENCE = 1.0
-"""Standard errors by which a move must beat the heuristics' choice to replace it."""
+SETTLED = DEFAULT.safety_free
+"""A heuristic value from which the strong player's choice is not searched: it completes the
+trip, or lays a safety that costs nothing."""
+MARGIN = 40.0
+"""Points per hand by which another move must beat the heuristics' choice on the same deals:
+less than that is the noise of a few deals, and the heuristics know things a playout does not."""
 
 
 class SearchPlayer:
@@ -39,56 +43,48 @@ class SearchPlayer:
         self.deals = deals
         self.candidates = candidates
         self.heuristics = StrongPlayer(rng)
-        self.rollout = StrongPlayer(rng)
 
     def choose(self, view: SeatView) -> Move:
         moves = view.legal_moves
         if len(moves) == 1:
             return moves[0]
-        for move in moves:
-            if isinstance(move, CoupFourre):
-                return move  # 400 points now, and the hazard gone: never worse to wait
-        candidates: list[Move]
-        if CALL in moves:
+        if view.phase is Phase.COUP_FOURRE:
+            return moves[0]  # 400 points now, and the hazard gone: never worse to wait
+        if view.phase is Phase.EXTENSION:
             first = self.heuristics.choose(view)
             candidates = [first, DECLINE if first is CALL else CALL]
         else:
-            candidates = self.heuristics.ranked(view)[: self.candidates]
-        outcomes: dict[Move, list[int]] = {move: [] for move in candidates}
-        for number in range(self.deals):
-            if number == self.deals // 2:  # halfway, drop the moves doing no better than the first
-                first = candidates[0]
-                candidates = [first] + [
-                    move for move in candidates[1:] if sum(outcomes[move]) > sum(outcomes[first])
-                ]
-                if len(candidates) == 1:
-                    return first
+            values = self.heuristics.valued(view)
+            if values[0][0] >= SETTLED:
+                return values[0][1]
+            candidates = [move for _, move in values[: self.candidates]]
+        return self._search(view, candidates)
+
+    def _search(self, view: SeatView, candidates: list[Move]) -> Move:
+        totals = [0.0] * len(candidates)
+        for _ in range(self.deals):
             deal = view.sample(self.rng)
-            for move in candidates:
+            seed = self.rng.getrandbits(32)
+            for number, move in enumerate(candidates):
                 state = deal.copy()
                 state.apply_legal(move, view.seat)
-                outcomes[move].append(self._play_out(state, view.side))
-        return self._best(candidates, outcomes)
+                totals[number] += self._play_out(state, view.side, Random(seed))
+        best = 0
+        for number in range(1, len(candidates)):
+            if totals[number] > totals[best] + MARGIN * self.deals * (best == 0):
+                best = number
+        return candidates[best]
 
-    def _best(self, candidates: list[Move], outcomes: dict[Move, list[int]]) -> Move:
-        """The heuristics' choice, unless another move did clearly better on the same deals:
-        its mean gain over that choice must exceed ``EVIDENCE`` standard errors."""
-        choice, gain_needed = candidates[0], 0.0
-        for move in candidates[1:]:
-            gains = [a - b for a, b in zip(outcomes[move], outcomes[candidates[0]], strict=True)]
-            mean = statistics.fmean(gains)
-            error = statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else 0.0
-            if mean > max(EVIDENCE * error, gain_needed):
-                choice, gain_needed = move, mean
-        return choice
-
-    def _play_out(self, state: HandState, side: int) -> int:
+    @staticmethod
+    def _play_out(state: HandState, side: int, rng: Random) -> int:
         """The hand played to its end by the heuristics at every seat: ``side``'s score less
         its best rival's."""
+        rollout = StrongPlayer(rng)
         views = [seat_view(state, seat) for seat in range(state.players)]
         while not state.over:
             seat = state.to_act
-            state.apply_legal(self.rollout.choose(views[seat]), seat)
+            state.apply_legal(rollout.choose(views[seat]), seat)
         scores = score_hand(state.report(), state.rules).sides
         rival = max(score.total for other, score in enumerate(scores) if other != side)
         return scores[side].total - rival
+
