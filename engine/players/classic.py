@@ -233,7 +233,7 @@ class _Turn:
         slow = km <= 50
         value += (1 if slow else -1) if mine.limited else (-1 if slow else 1)
         if slow and not self._low_kept():
-            value = 10 if mine.distance else 20
+            value = 10.0 if mine.distance else 20.0
         if card == DISTANCE_200 and mine.two_hundreds >= 2:
             return 0
         reached = mine.distance + km

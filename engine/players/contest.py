@@ -119,7 +119,7 @@ def _best_attack(view: SeatView, attacks: list[Play]) -> Play | None:
             weight += 1
         if rival.distance >= target - 200:
             if rival.distance >= target - 50 and card == SPEED_LIMIT:
-                weight = -10
+                weight = -10.0
             else:
                 weight += 1
         if card not in (SPEED_LIMIT, STOP):
@@ -131,7 +131,7 @@ def _best_attack(view: SeatView, attacks: list[Play]) -> Play | None:
         if safety_known:
             weight += 0.5
         elif view.draw_pile < CAREFUL_BELOW:
-            weight = -10
+            weight = -10.0
         else:
             weight -= 0.5
         if weight > best_weight or (weight == best_weight and best is not None):

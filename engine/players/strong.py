@@ -17,7 +17,7 @@ then measured against them (``scorekeeper simulate``):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from random import Random
 from typing import ClassVar
 
@@ -149,10 +149,6 @@ class StrongPlayer:
             reverse=True,
         )
         return [(value, move) for value, _, move in keyed]
-
-    def with_weights(self, **changes: float) -> StrongPlayer:
-        """The same player with some of its values changed (for tuning)."""
-        return StrongPlayer(self.rng, replace(self.weights, **changes))
 
     def _should_extend(self, view: SeatView) -> bool:
         """Extend when the 300 more km look reachable and no opponent is close: the side is
