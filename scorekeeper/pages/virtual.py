@@ -214,6 +214,8 @@ def _render(game: Game, played: EngineGame, seat: Seat, token: str, notice: str 
         notice=notice,
         poll=url_for(".play", token=token),
         action=url_for(".move", token=token),
+        hint=url_for("api.virtual.read_hint", table_id=game.table_id, game_id=game.id),
+        token=token,
         card_face=card_face,
         holds_safety=words.holds_safety,
         move_label=words.label,
