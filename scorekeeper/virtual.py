@@ -26,7 +26,7 @@ from engine.errors import IllegalMove, InvalidRecord
 from engine.game import Game as EngineGame
 from engine.moves import Move, PassCoupFourre, move_from_dict
 from engine.players import make_player
-from engine.view import seat_view
+from engine.view import SeatView, seat_view
 from scorekeeper import game_cache
 from scorekeeper.auth import token_hash
 from scorekeeper.extensions import db
@@ -47,6 +47,8 @@ from scorekeeper.problems import InvalidRequest
 
 COMPUTERS = ("random", "greedy", "strong", "search")
 """The computer players a seat may be given, weakest first."""
+HINT_PLAYER = "strong"
+"""The computer player whose choice a hint is: the strongest that decides at once."""
 
 SEAT_TOKEN_PREFIX = "mbs_"
 
@@ -272,6 +274,41 @@ def _let_computers_play(game: Game, played: EngineGame) -> None:
         assert kind is not None
         player = make_player(kind, Random(f"{game.seed}/{played.move_count}"))
         _apply(game, played, seat, player.choose(seat_view(played.hand, seat)))
+
+
+def hint(game: Game, played: EngineGame, seat: int) -> Move:
+    """The move :data:`HINT_PLAYER` would make in ``seat``'s place now (``played`` is the game
+    :func:`restored`); 409 if the game is over or another seat is to act, a coup-fourré chance
+    offered to another seat included.
+
+    Nothing is played and the game's own randomness is left alone, so asking for a hint changes
+    neither the game nor what the computers do next; the same position gives the same hint on
+    any worker.
+    """
+    if game.status != GameStatus.IN_PROGRESS:
+        raise Conflict(f"The game is {game.status.replace('_', ' ')}: there is no move to suggest.")
+    waiting = played.hand.to_act
+    if waiting != seat:
+        raise Conflict(
+            f"It is not seat {seat}'s move: the game waits for seat {waiting}, and a hint is "
+            "given for the seat's own move only."
+        )
+    assert game.seed is not None  # a virtual game
+    return suggest(seat_view(played.hand, seat), game.seed, played.move_count)
+
+
+def suggest(view: SeatView, seed: int, number: int) -> Move:
+    """:data:`HINT_PLAYER`'s choice from ``view``, for move ``number`` of the game dealt from
+    ``seed``: only what the view shows (the seat's own hand, never another), and a random
+    stream of its own (:func:`hint_stream`)."""
+    return make_player(HINT_PLAYER, hint_stream(seed, number)).choose(view)
+
+
+def hint_stream(seed: int, number: int) -> Random:
+    """The random stream a hint for move ``number`` draws on: named apart from the stream of the
+    computer who may play that move (:func:`_let_computers_play`), and new for each hint, so a
+    hint consumes nothing the game or a computer will draw."""
+    return Random(f"{seed}/{number}/hint")
 
 
 def _apply(game: Game, played: EngineGame, seat: int, move: Move) -> None:

@@ -1,5 +1,6 @@
 """Virtual games: start one with seats for players and computers, read it as a seat (or watch
-it with the table's token), post moves, and fetch the full record once it has ended."""
+it with the table's token), ask for a hint, post moves, and fetch the full record once it has
+ended."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from scorekeeper.api.games import game_schema, table_game
 from scorekeeper.auth import authorized_seat, authorized_table
 from scorekeeper.extensions import db
 from scorekeeper.http import json_body, respond
+from scorekeeper.i18n import language
 from scorekeeper.models import Game, GameStatus, Table
+from scorekeeper.move_words import MoveWords
 from scorekeeper.operations import locked_game
 from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import MoveSchema, VirtualGameCreateSchema, VirtualQuerySchema
@@ -89,6 +92,25 @@ def play_move(table_id: int, game_id: int) -> Response:
     response = respond(view_body(game, seat.seat, number), etag=_etag(game, seat.seat, number))
     if replayed:
         response.headers["Idempotent-Replayed"] = "true"
+    return response
+
+
+@bp.get("/tables/<id:table_id>/virtual-games/<id:game_id>/hint")
+def read_hint(table_id: int, game_id: int) -> Response:
+    """The strong computer player's choice for the seat's own move, from what that seat sees,
+    to be played (or not) under ``number``; nothing is played. Kept by no cache: it is the
+    seat's own, and tells its cards."""
+    seat = authorized_seat(table_id, game_id)
+    if seat is None:
+        raise Forbidden("The table's token watches a virtual game; a hint needs a seat's token.")
+    game = _virtual_game(table_id, game_id)
+    with virtual.restored(game) as played:
+        move = virtual.hint(game, played, seat.seat).to_dict()
+        words = MoveWords.of(seat_view(played.hand, seat.seat), [side.name for side in game.sides])
+        body = {"number": played.move_count, **move, "label": words.name(move)}
+    # The label is in the request's language: each language has its own tag.
+    response = respond(body, etag=f"{game.etag}-seat{seat.seat}-hint-{language()}")
+    response.headers["Cache-Control"] = "no-store"
     return response
 
 

@@ -29,8 +29,9 @@ from engine.view import seat_view
 from scorekeeper import virtual
 from scorekeeper.auth import token_hash
 from scorekeeper.extensions import db
-from scorekeeper.i18n import N_, card_label, gettext, language
+from scorekeeper.i18n import N_, gettext, language
 from scorekeeper.models import Game, Seat, Table
+from scorekeeper.move_words import MoveWords
 from scorekeeper.operations import locked_game
 from scorekeeper.pages.access import cookie_name, form_key, page_table
 from scorekeeper.pages.cards import card_face
@@ -190,8 +191,7 @@ def _render(game: Game, played: EngineGame, seat: Seat, token: str, notice: str 
     for wire in moves:
         if wire["move"] in ("play", "discard", "coup_fourre"):
             options.setdefault(wire["card"], []).append(wire)
-    draws = state is not None and state.pass_begins_turn and state.draw_pile > 0
-    holds_safety = any(wire["move"] == "coup_fourre" for wire in moves)
+    words = MoveWords(names=names) if state is None else MoveWords.of(state, names)
     current_hand = len(played.sheet.hands) + 1
     recent = virtual.events(played, seat.seat, max(0, played.move_count - RECENT_EVENTS))
     hand_just_ended = bool(view["hands"]) and (played.over or len(played.moves[-1]) < game.players)
@@ -214,47 +214,10 @@ def _render(game: Game, played: EngineGame, seat: Seat, token: str, notice: str 
         notice=notice,
         poll=url_for(".play", token=token),
         action=url_for(".move", token=token),
+        hint=url_for("api.virtual.read_hint", table_id=game.table_id, game_id=game.id),
+        token=token,
         card_face=card_face,
-        holds_safety=holds_safety,
-        move_label=lambda wire: move_label(wire, names, draws=draws, holds_safety=holds_safety),
-        move_name=lambda wire: move_name(wire, names, draws=draws, holds_safety=holds_safety),
+        holds_safety=words.holds_safety,
+        move_label=words.label,
+        move_name=words.name,
     )
-
-
-def move_label(wire: dict[str, Any], names: list[str], *, draws: bool, holds_safety: bool) -> str:
-    """What the button of a move says: the move it sends, in the player's words. Every move
-    button of the seat's page is labelled here, so none can say one thing and send another.
-
-    Letting a coup-fourré chance go is the seat's draw when its own turn comes next (``draws``);
-    a seat without the safety is asked too, under private chances, and just goes on.
-    """
-    kind = wire["move"]
-    if kind == "play":
-        target = wire.get("target")
-        return gettext("Play") if target is None else gettext("On %(side)s", side=names[target])
-    if kind == "discard":
-        return gettext("Discard")
-    if kind == "coup_fourre":
-        return gettext("Coup-fourré!")
-    if kind == "pass":
-        if draws:
-            return gettext("Draw")
-        return gettext("Let it go") if holds_safety else gettext("Go on")
-    if kind == "call_extension":
-        return gettext("Extend to 1,000")
-    return gettext("Stop at 700")
-
-
-def move_name(wire: dict[str, Any], names: list[str], *, draws: bool, holds_safety: bool) -> str:
-    """A move button's accessible name: its words (:func:`move_label`) with the card it plays
-    and the side it lands on, so "Play Stop on Bob" and "Discard Roll" tell apart buttons
-    that read "On Bob" and "Discard" under each card."""
-    words = move_label(wire, names, draws=draws, holds_safety=holds_safety)
-    card = wire.get("card")
-    if card is None:
-        return words
-    if wire["move"] == "play" and wire.get("target") is not None:
-        return gettext(
-            "Play %(card)s on %(side)s", card=card_label(card), side=names[wire["target"]]
-        )
-    return f"{words} {card_label(card)}"

@@ -1,6 +1,7 @@
 // Cards at the table (the play page only): tap a card to choose it, then tap what to do with
-// it. Progressive enhancement: without this file every card shows its own move buttons, the
-// same forms this file offers, so the server sees the same POST either way.
+// it; ask for a hint, which marks a move. Progressive enhancement: without this file every card
+// shows its own move buttons, the same forms this file offers, so the server sees the same POST
+// either way (and there is no hint, nor its button).
 //
 // The page is redrawn by app.js's polling (it replaces #play with a fresh copy), so every
 // handler is delegated from the document, and after a redraw the chosen card is chosen again
@@ -86,7 +87,58 @@
     if (reveal) panel.scrollIntoView({ block: "nearest" });
   };
 
+  // A hint: the strong computer player's choice for this seat, asked of the API with the seat's
+  // token (the button's data-*), then marked on the button of that move and on its card. Nothing
+  // is played. A redraw (the game moved on) brings a fresh page, and the mark goes with the old.
+  const sends = (form, hint) => ["move", "card", "target"].every((name) => {
+    const input = form.querySelector(`input[name=${name}]`);
+    return hint[name] === undefined ? !input : Boolean(input) && input.value === String(hint[name]);
+  });
+
+  const mark = (ask, hint) => {
+    const note = document.getElementById(ask.getAttribute("aria-controls"));
+    if (!note) return;
+    const forms = document.querySelectorAll("#play .prompt form.move, #play .hand .card-moves form.move");
+    const form = [...forms].find((f) =>
+      f.querySelector("input[name=number]").value === String(hint.number) && sends(f, hint));
+    if (!form) { note.textContent = ask.dataset.moved; return; }
+    const button = form.querySelector("button");
+    button.classList.add("suggested");
+    button.setAttribute("aria-describedby", note.id);
+    const item = form.closest(".hand-card");
+    if (item) {
+      item.classList.add("suggested-card");
+      const pick = item.querySelector(".card-pick");
+      if (pick) pick.setAttribute("aria-describedby", note.id);
+      // The chosen card's panel holds copies of its forms made before the mark: copied again.
+      if (chosen && chosen.index === item.dataset.index) choose(item, false);
+    }
+    note.textContent = `${ask.dataset.suggested} ${button.getAttribute("aria-label")}`;
+  };
+
+  const askHint = (ask) => {
+    const failed = (words) => {
+      const note = document.getElementById(ask.getAttribute("aria-controls"));
+      if (note) note.textContent = words;
+    };
+    ask.disabled = true;
+    fetch(ask.dataset.hint, { headers: { Authorization: `Bearer ${ask.dataset.token}` }, cache: "no-store" })
+      .then((response) => {
+        if (response.status === 200) return response.json();
+        failed(response.status === 409 ? ask.dataset.moved : ask.dataset.failed);
+        return null;
+      })
+      .then((hint) => { if (hint) mark(ask, hint); })
+      .catch(() => failed(ask.dataset.failed))
+      .finally(() => { ask.disabled = false; });
+  };
+
   document.addEventListener("click", (event) => {
+    const ask = event.target.closest("#play .hint-ask");
+    if (ask) {
+      if (!ask.disabled) askHint(ask);
+      return;
+    }
     const pick = event.target.closest("#play .card-pick");
     if (pick) {
       if (pick.getAttribute("aria-pressed") === "true") unchoose();

@@ -206,3 +206,55 @@ def test_reloading_the_seat_links_deals_no_second_game(page: Page, live_server: 
     page.goto(live_server + "/")
     page.get_by_role("link", name="Reload").click()
     expect(page.locator("a.row-link")).to_have_count(1)  # one game on the table
+
+
+def api_hint(page: Page, server: str) -> dict[str, str]:
+    """The API's hint for the seat whose page this is (its token is in the page's address), as
+    the fields of a move form would hold it."""
+    token = page.url.split("/play/")[1].split("?")[0]
+    url = page.locator(".hint-ask").get_attribute("data-hint")
+    response = page.request.get(server + str(url), headers={"Authorization": f"Bearer {token}"})
+    assert response.status == 200
+    return {key: str(value) for key, value in response.json().items()}
+
+
+def form_fields(form: Locator) -> dict[str, str]:
+    inputs = form.locator("input:not([name=csrf_token])")
+    return {
+        str(inputs.nth(n).get_attribute("name")): inputs.nth(n).input_value()
+        for n in range(inputs.count())
+    }
+
+
+def test_a_hint_marks_the_move_the_api_suggests(page: Page, live_server: str) -> None:
+    deal(page, live_server, ["Ann", "Computer (strong)"], table="Hint")
+    expect(page.get_by_text("Your move")).to_be_visible()
+    number = page.locator(NEXT_MOVE).first.input_value()
+    page.get_by_role("button", name="Hint").click()
+    suggested = page.locator("#play form.move").filter(has=page.locator("button.suggested"))
+    expect(suggested).to_have_count(1)
+    hint = api_hint(page, live_server)
+    label = hint.pop("label")
+    assert form_fields(suggested) == hint
+    expect(page.locator("#hint-note")).to_have_text(f"Suggested move: {label}")
+    expect(suggested.locator("button")).to_have_attribute("aria-describedby", "hint-note")
+    expect(page.locator(NEXT_MOVE).first).to_have_value(number)  # nothing was played
+
+
+def test_the_card_of_a_hint_is_marked_and_its_panel_too(page: Page, live_server: str) -> None:
+    deal(page, live_server, ["Ann", "Computer (strong)"], table="Hinted card")
+    page.get_by_role("button", name="Hint").click()
+    card = page.locator(".hand-card.suggested-card")
+    expect(card).to_have_count(1)  # the first seeded deal's hint plays a card (a Roll)
+    panel = tap_card(page, card)
+    expect(panel.locator("button.suggested")).to_have_count(1)
+    expect(page.locator("#hint-note")).to_contain_text(
+        str(panel.locator("button.suggested").get_attribute("aria-label"))
+    )
+
+
+def test_no_hint_button_without_javascript(phone: Callable[..., Page], live_server: str) -> None:
+    page = phone(javascript=False)
+    deal(page, live_server, ["Ann", "Computer (strong)"], table="No script")
+    expect(page.get_by_text("Your move")).to_be_visible()
+    expect(page.locator(".hint-ask")).to_be_hidden()
