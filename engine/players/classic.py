@@ -134,8 +134,11 @@ class _Turn:
                 best = self.plays.get(move.code)
                 if best is None or self._rival(move) > self._rival(best):
                     self.plays[move.code] = move
-        self.safeties = [move for move in view.legal_moves if isinstance(move, Play)
-                         and KIND[move.code] == SAFETY]
+        self.safeties = [
+            move
+            for move in view.legal_moves
+            if isinstance(move, Play) and KIND[move.code] == SAFETY
+        ]
         self.rival = self._leader()
 
     def _rival(self, move: Play) -> int:
@@ -164,8 +167,9 @@ class _Turn:
         can_stop = any(KIND[card] == HAZARD and card != SPEED_LIMIT for card in playable) or (
             SPEED_LIMIT in playable and self.all_seen(DISTANCE_25) and self.all_seen(DISTANCE_50)
         )
-        finishing = any(mine.distance + KM[card] == view.target for card in playable
-                        if KIND[card] == DISTANCE)
+        finishing = any(
+            mine.distance + KM[card] == view.target for card in playable if KIND[card] == DISTANCE
+        )
         for move in self.safeties:
             if self._lay_safety(move.code, bool(playable), can_stop, finishing):
                 return move
@@ -176,8 +180,9 @@ class _Turn:
         worst = min(self.hand, key=lambda card: values[card])
         if KIND[worst] == SAFETY and self.safeties:  # never discard a safety: lay it
             return next(move for move in self.safeties if move.code == worst)
-        return next(move for move in view.legal_moves
-                    if isinstance(move, Discard) and move.code == worst)
+        return next(
+            move for move in view.legal_moves if isinstance(move, Discard) and move.code == worst
+        )
 
     def _playable(self) -> list[int]:
         """The cards worth playing now; a short distance card that would leave the side stuck a
@@ -301,4 +306,3 @@ class _Turn:
 
 def _cured(remedy: int) -> int:
     return next(hazard for hazard, cure in enumerate(REMEDY_FOR) if cure == remedy)
-

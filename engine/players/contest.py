@@ -71,7 +71,8 @@ class ContestPlayer:
         if attack is not None:
             return attack
         remedies = sorted(
-            (move for move in plays if KIND[move.code] == REMEDY), key=lambda m: _REMEDY_ORDER[m.code]
+            (move for move in plays if KIND[move.code] == REMEDY),
+            key=lambda m: _REMEDY_ORDER[m.code],
         )
         if remedies:
             if remedies[0].code == END_OF_LIMIT and distance and view.target - mine.distance <= 50:
@@ -89,7 +90,9 @@ class ContestPlayer:
         return _discard(view, discards, safeties) if discards else moves[0]
 
 
-_REMEDY_ORDER = {card: order for order, card in enumerate((SPARE_TIRE, GASOLINE, REPAIRS, ROLL, END_OF_LIMIT))}
+_REMEDY_ORDER = {
+    card: order for order, card in enumerate((SPARE_TIRE, GASOLINE, REPAIRS, ROLL, END_OF_LIMIT))
+}
 """Spare Tire, Gasoline, Repairs, then Roll, then End of Limit: the order it cures in."""
 
 

@@ -12,6 +12,8 @@ reproducible from its seed.
 
 from __future__ import annotations
 
+import math
+import statistics
 from random import Random
 from typing import ClassVar
 
@@ -28,8 +30,8 @@ CANDIDATES = 3
 SETTLED = DEFAULT.safety_free
 """A heuristic value from which the strong player's choice is not searched: it completes the
 trip, or lays a safety that costs nothing."""
-MARGIN = 40.0
-"""Points per hand by which another move must beat the heuristics' choice on the same deals:
+EVIDENCE = 1.5
+"""Standard errors by which another move must beat the heuristics' choice on the same deals:
 less than that is the noise of a few deals, and the heuristics know things a playout does not."""
 
 
@@ -61,19 +63,15 @@ class SearchPlayer:
         return self._search(view, candidates)
 
     def _search(self, view: SeatView, candidates: list[Move]) -> Move:
-        totals = [0.0] * len(candidates)
+        outcomes: list[list[int]] = [[] for _ in candidates]
         for _ in range(self.deals):
             deal = view.sample(self.rng)
             seed = self.rng.getrandbits(32)
             for number, move in enumerate(candidates):
                 state = deal.copy()
                 state.apply_legal(move, view.seat)
-                totals[number] += self._play_out(state, view.side, Random(seed))
-        best = 0
-        for number in range(1, len(candidates)):
-            if totals[number] > totals[best] + MARGIN * self.deals * (best == 0):
-                best = number
-        return candidates[best]
+                outcomes[number].append(self._play_out(state, view.side, Random(seed)))
+        return candidates[_clear_winner(outcomes)]
 
     @staticmethod
     def _play_out(state: HandState, side: int, rng: Random) -> int:
@@ -88,3 +86,16 @@ class SearchPlayer:
         rival = max(score.total for other, score in enumerate(scores) if other != side)
         return scores[side].total - rival
 
+
+def _clear_winner(outcomes: list[list[int]]) -> int:
+    """The candidate whose playouts beat the first one's (the heuristics' choice) by the most,
+    on the same deals, if by more than ``EVIDENCE`` standard errors; else the first."""
+    best, best_gain = 0, 0.0
+    first = outcomes[0]
+    for number in range(1, len(outcomes)):
+        gains = [a - b for a, b in zip(outcomes[number], first, strict=True)]
+        mean = statistics.fmean(gains)
+        error = statistics.stdev(gains) / math.sqrt(len(gains))
+        if mean > EVIDENCE * error and mean > best_gain:
+            best, best_gain = number, mean
+    return best

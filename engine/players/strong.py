@@ -47,8 +47,8 @@ from engine.view import SeatView
 _COUP_FOURRE = Phase.COUP_FOURRE
 _EXTENSION = Phase.EXTENSION
 _HAZARDS_OF = tuple(
-    tuple(hazard for hazard in range(len(KIND)) if ANSWERS[card] >> hazard & 1) for card in
-    range(len(KIND))
+    tuple(hazard for hazard in range(len(KIND)) if ANSWERS[card] >> hazard & 1)
+    for card in range(len(KIND))
 )
 """The hazards each safety protects against (empty for other cards)."""
 _CURED_BY = {REMEDY_FOR[hazard]: hazard for hazard in range(len(KIND)) if REMEDY_FOR[hazard] >= 0}
@@ -190,7 +190,8 @@ class _Judge:
         self.hand = view.hand_codes
         room = self.target - self.mine.distance
         self.finishing = any(
-            KM[move.code] == room for move in view.legal_moves
+            KM[move.code] == room
+            for move in view.legal_moves
             if isinstance(move, Play) and KIND[move.code] == DISTANCE
         )
         self.rivals = [view.tableau(side) for side in range(view.sides) if side != view.side]
@@ -268,9 +269,7 @@ class _Judge:
             if room <= 50:
                 return -1.0
             value = weights.speed_limit_late if room <= 100 else weights.speed_limit
-        elif rival.hazard_showing != NO_CARD or (
-            not rival.rolling and rival.battle_top == STOP
-        ):
+        elif rival.hazard_showing != NO_CARD or (not rival.rolling and rival.battle_top == STOP):
             value = weights.attack_stacked
         else:
             value = weights.attack

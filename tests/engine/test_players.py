@@ -51,7 +51,7 @@ def every_move_with(hand: list[Card], own_side: int) -> list[Move]:
     ]
 
 
-@pytest.mark.parametrize("name", ["random", "greedy", "strong"])
+@pytest.mark.parametrize("name", ["random", "greedy", "strong", "classic", "contest"])
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
 def test_players_play_whole_games_by_the_rules(name: str, players: int) -> None:
     """Each move chosen passes the rules' own check (not the list the player chose from), the
