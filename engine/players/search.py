@@ -27,6 +27,9 @@ DEALS = 12
 """Sampled deals per decision searched."""
 CANDIDATES = 3
 """Moves searched, the strong player's best first."""
+LATE = 30
+"""Draw-pile size from which turns are searched: earlier, what is hidden is too much for a few
+deals to say more than the heuristics know; later, a sampled deal is close to the real one."""
 SETTLED = DEFAULT.safety_free
 """A heuristic value from which the strong player's choice is not searched: it completes the
 trip, or lays a safety that costs nothing."""
@@ -57,7 +60,7 @@ class SearchPlayer:
             candidates = [first, DECLINE if first is CALL else CALL]
         else:
             values = self.heuristics.valued(view)
-            if values[0][0] >= SETTLED:
+            if values[0][0] >= SETTLED or view.draw_pile > LATE:
                 return values[0][1]
             candidates = [move for _, move in values[: self.candidates]]
         return self._search(view, candidates)
