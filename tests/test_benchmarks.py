@@ -25,3 +25,18 @@ def test_the_selfplay_benchmark_prints_a_ratio_to_the_reference_for_each_figure(
         for seats in (2, 4):
             row = rf"^{kind} +{seats} +[\d,]+ +[\d,]+ ×\d+\.\d\d +([\d,]+ ×\d+\.\d\d|—) "
             assert re.search(row, done.stdout, re.MULTILINE), (kind, seats, done.stdout)
+
+
+def test_the_decision_time_benchmark_prints_a_row_per_player_and_seat_count() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "decision_time.py"), "--games", "1"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    for kind in ("search", "strong"):
+        for seats in (2, 3, 4, 6):
+            row = rf"^{kind} +{seats} +[\d,]+( +\d+\.\d\d){{4}}$"
+            assert re.search(row, done.stdout, re.MULTILINE), (kind, seats, done.stdout)
