@@ -26,6 +26,7 @@ from typing import ClassVar
 
 from engine.codes import (
     ANSWERS,
+    CURES,
     DISTANCE,
     DISTANCE_25,
     DISTANCE_50,
@@ -269,7 +270,7 @@ class _Turn:
                 return 2
             needed = self.view.unseen_count(STOP) + (0 if mine.rolling else 1)
             return (3 * needed + self.seen(ROLL) / 4) / (copies * copies)
-        hazard = SPEED_LIMIT if card == END_OF_LIMIT else _cured(card)
+        hazard = SPEED_LIMIT if card == END_OF_LIMIT else CURES[card]
         if mine.protected(hazard):
             return -1
         if self.count[SAFETY_FOR[hazard]]:
@@ -302,7 +303,3 @@ class _Turn:
         if playing and known:
             value += 3
         return value if playing else value / self.count[card]
-
-
-def _cured(remedy: int) -> int:
-    return next(hazard for hazard, cure in enumerate(REMEDY_FOR) if cure == remedy)

@@ -18,6 +18,7 @@ from random import Random
 from typing import ClassVar
 
 from engine.codes import (
+    CURES,
     DISTANCE,
     DISTANCE_200,
     END_OF_LIMIT,
@@ -26,7 +27,6 @@ from engine.codes import (
     KIND,
     KM,
     REMEDY,
-    REMEDY_FOR,
     REPAIRS,
     RIGHT_OF_WAY,
     ROLL,
@@ -42,8 +42,6 @@ from engine.view import SeatView
 
 CAREFUL_BELOW = 10
 """Draw-pile size under which it no longer risks a hazard whose safety it has not seen."""
-_CURES = {cure: hazard for hazard, cure in enumerate(REMEDY_FOR) if cure >= 0}
-_CURES[END_OF_LIMIT] = SPEED_LIMIT
 
 
 class ContestPlayer:
@@ -167,7 +165,7 @@ def _discard(view: SeatView, discards: list[Discard], safeties: list[Play]) -> M
         (move for move in discards if KIND[move.code] == DISTANCE), key=lambda m: KM[m.code]
     )
     for move in remedies:
-        hazard = _CURES[move.code]
+        hazard = CURES[move.code]
         safety = SAFETY_FOR[hazard]
         if safety in held or mine.protected(hazard):
             return move

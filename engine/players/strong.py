@@ -23,6 +23,7 @@ from typing import ClassVar
 
 from engine.codes import (
     ANSWERS,
+    CURES,
     DISTANCE,
     DISTANCE_200,
     END_OF_LIMIT,
@@ -31,7 +32,6 @@ from engine.codes import (
     KM,
     NO_CARD,
     REMEDY,
-    REMEDY_FOR,
     RIGHT_OF_WAY,
     ROLL,
     SAFETY,
@@ -51,8 +51,6 @@ _HAZARDS_OF = tuple(
     for card in range(len(KIND))
 )
 """The hazards each safety protects against (empty for other cards)."""
-_CURED_BY = {REMEDY_FOR[hazard]: hazard for hazard in range(len(KIND)) if REMEDY_FOR[hazard] >= 0}
-_CURED_BY[END_OF_LIMIT] = SPEED_LIMIT
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,7 +305,7 @@ class _Judge:
         copies = self.hand.count(card)
         spare = 1.0 if copies == 1 else weights.keep_spare
         if kind == REMEDY:
-            hazard = STOP if card == ROLL else _CURED_BY[card]
+            hazard = CURES[card]
             if mine.protected(hazard) or SAFETY_FOR[hazard] in self.hand:
                 return weights.keep_dead
             unseen = view.unseen_count(hazard)
