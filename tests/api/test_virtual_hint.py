@@ -93,8 +93,10 @@ def test_a_hint_names_its_move_as_the_page_does(table: TableAccess) -> None:
     _, seats = started(table, [None, "strong"])
     english = ask(seats[0]).get_json()
     french = ask(seats[0], **{"Accept-Language": "fr"}).get_json()
-    assert (english["move"], english["card"]) == ("play", "roll")  # seed 1: Ann starts rolling
-    assert (english["label"], french["label"]) == ("Play Roll", "Jouer Feu vert")
+    # seed 1: the strong player opens by limiting the rival (an attack before driving)
+    assert (english["move"], english["card"], english["target"]) == ("play", "speed_limit", 1)
+    assert english["label"] == "Play Speed Limit on Computer 2 (strong)"
+    assert french["label"] == "Jouer Limite de vitesse sur Computer 2 (strong)"
     assert as_move(english) == as_move(french)
 
 
