@@ -31,6 +31,7 @@ from engine.codes import (
     DISTANCE_25,
     DISTANCE_50,
     DISTANCE_200,
+    DISTANCES,
     END_OF_LIMIT,
     HAZARD,
     KIND,
@@ -110,7 +111,7 @@ def _one_card_from_home(view: SeatView, tableau: Tableau) -> bool:
     if not could_roll:
         return False
     remaining = view.target - tableau.distance
-    for card in (DISTANCE_25, DISTANCE_50, 2, 3, DISTANCE_200):
+    for card in DISTANCES:
         if KM[card] == remaining:
             if card == DISTANCE_200 and tableau.two_hundreds >= 2:
                 return False

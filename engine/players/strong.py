@@ -26,6 +26,7 @@ from engine.codes import (
     CURES,
     DISTANCE,
     DISTANCE_200,
+    DISTANCES,
     END_OF_LIMIT,
     HAZARD,
     KIND,
@@ -336,7 +337,7 @@ def _near_home(view: SeatView, side: Tableau) -> bool:
     room = view.target - side.distance
     if room > 200 or not side.rolling:
         return False
-    for card in (0, 1, 2, 3, DISTANCE_200):
+    for card in DISTANCES:
         if KM[card] == room:
             if side.limited and room > 50:
                 return False
