@@ -1,4 +1,4 @@
-"""The self-play benchmark runs and prints a ratio for each figure (a smoke run: no speed is
+"""The benchmarks run and print their figures (smoke runs: no speed or strength is
 asserted, the figures of so short a run mean nothing)."""
 
 from __future__ import annotations
@@ -40,3 +40,17 @@ def test_the_decision_time_benchmark_prints_a_row_per_player_and_seat_count() ->
         for seats in (2, 3, 4, 6):
             row = rf"^{kind} +{seats} +[\d,]+( +\d+\.\d\d){{4}}$"
             assert re.search(row, done.stdout, re.MULTILINE), (kind, seats, done.stdout)
+
+
+def test_the_search_ceiling_benchmark_prints_a_share_won_per_row() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "search_ceiling.py"), "--games", "2"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    for row in ("search", "every turn", "knows the hand", "knows every card"):
+        line = rf"^{row} +2 +\d+\.\d% +\d+\.\d%–\d+\.\d%$"
+        assert re.search(line, done.stdout, re.MULTILINE), (row, done.stdout)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Callable
 from random import Random
 from typing import ClassVar
 
@@ -38,15 +39,36 @@ EVIDENCE = 1.5
 less than that is the noise of a few deals, and the heuristics know things a playout does not."""
 
 
+Dealer = Callable[[SeatView, Random], HandState]
+"""Where the searched deals come from: a whole hand for a seat's view."""
+
+
+def seat_knowledge(view: SeatView, rng: Random) -> HandState:
+    """A deal of the cards the seat has not seen (:meth:`SeatView.sample`): all a player knows."""
+    return view.sample(rng)
+
+
 class SearchPlayer:
     """Looks ahead to the end of the hand through sampled deals."""
 
     name: ClassVar[str] = "search"
 
-    def __init__(self, rng: Random, deals: int = DEALS, candidates: int = CANDIDATES) -> None:
+    def __init__(
+        self,
+        rng: Random,
+        deals: int = DEALS,
+        candidates: int = CANDIDATES,
+        late: int = LATE,
+        dealer: Dealer = seat_knowledge,
+    ) -> None:
+        """``late`` and ``dealer`` are there to measure what the search could gain (the
+        ceiling benchmark searches every turn, or deals knowing what the seat cannot know);
+        a player at the table keeps the defaults."""
         self.rng = rng
         self.deals = deals
         self.candidates = candidates
+        self.late = late
+        self.dealer = dealer
         self.heuristics = StrongPlayer(rng)
 
     def choose(self, view: SeatView) -> Move:
@@ -60,7 +82,7 @@ class SearchPlayer:
             candidates = [first, DECLINE if first is CALL else CALL]
         else:
             values = self.heuristics.valued(view)
-            if values[0][0] >= SETTLED or view.draw_pile > LATE:
+            if values[0][0] >= SETTLED or view.draw_pile > self.late:
                 return values[0][1]
             candidates = [move for _, move in values[: self.candidates]]
         return self._search(view, candidates)
@@ -68,7 +90,7 @@ class SearchPlayer:
     def _search(self, view: SeatView, candidates: list[Move]) -> Move:
         outcomes: list[list[int]] = [[] for _ in candidates]
         for _ in range(self.deals):
-            deal = view.sample(self.rng)
+            deal = self.dealer(view, self.rng)
             seed = self.rng.getrandbits(32)
             for number, move in enumerate(candidates):
                 state = deal.copy()

@@ -20,10 +20,12 @@ from engine.moves import (
     Play,
 )
 from engine.players import make_player
-from engine.players.search import SearchPlayer
+from engine.players.search import SETTLED, SearchPlayer, seat_knowledge
+from engine.players.strong import StrongPlayer
 from engine.rules import Rules
+from engine.state import HandState, Phase
 from engine.validation import check_report
-from engine.view import seat_view
+from engine.view import SeatView, seat_view
 from scorekeeper.simulate import simulate, tally
 
 MOVES_IN_A_GAME = 20_000
@@ -93,6 +95,35 @@ def test_the_search_player_chooses_legal_moves_reproducibly(players: int) -> Non
             game.apply(move, seat)
         choices.append(moves)
     assert choices[0] == choices[1]
+
+
+def test_the_search_deals_only_through_its_dealer_and_early_turns_only_when_told() -> None:
+    """Every deal searched comes from the player's dealer (by default the seat's own view), and
+    an early turn is left to the heuristics unless ``late`` reaches it."""
+    game = Game(Rules.for_players(2), seed=5)
+    strong = StrongPlayer(Random(0))
+    while not an_open_turn(game.hand, strong):
+        game.apply(strong.choose(seat_view(game.hand, game.hand.to_act)))
+    view = seat_view(game.hand, game.hand.to_act)
+    assert view.draw_pile > 70
+    asked: list[int] = []
+
+    def counting(seen: SeatView, rng: Random) -> HandState:
+        asked.append(seen.seat)
+        return seat_knowledge(seen, rng)
+
+    SearchPlayer(Random(1), deals=3, dealer=counting).choose(view)
+    assert asked == []  # the heuristics' choice stands this early
+    SearchPlayer(Random(1), deals=3, late=view.draw_pile, dealer=counting).choose(view)
+    assert asked == [view.seat] * 3
+
+
+def an_open_turn(hand: HandState, strong: StrongPlayer) -> bool:
+    """A turn of play with a choice the strong heuristics do not settle alone."""
+    view = seat_view(hand, hand.to_act)
+    if view.phase is not Phase.PLAY or len(view.legal_moves) < 2:
+        return False
+    return strong.valued(view)[0][0] < SETTLED
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
