@@ -73,6 +73,53 @@ def authorized_table(table_id: int) -> Table:
     return table
 
 
+def authorized_game(table_id: int, game_id: int, *options: Any, lock: bool = False) -> Game:
+    """Game ``game_id`` of table ``table_id``, which the request's bearer token must open: the
+    token and the game checked in one query, with the loader ``options`` given (and the game's
+    row locked for the transaction with ``lock``). The answers are those of
+    :func:`authorized_table` (401, 404), then 404 if the table has no such game."""
+    statement = _owned_game(table_id, game_id, Game).options(*options)
+    if lock:
+        # The locked row, not what the session read before.
+        statement = statement.with_for_update(of=Game).execution_options(populate_existing=True)
+    game: Game | None = db.session.execute(statement).unique().scalar_one_or_none()
+    if game is None:
+        raise _not_opened(table_id)
+    return game
+
+
+def authorized_game_version(table_id: int, game_id: int) -> int:
+    """The version of game ``game_id`` of table ``table_id`` (its ETag), checked as
+    :func:`authorized_game` checks it, in one query that reads no more of the game."""
+    version: int | None = db.session.execute(
+        _owned_game(table_id, game_id, Game.version)
+    ).scalar_one_or_none()
+    if version is None:
+        raise _not_opened(table_id)
+    return version
+
+
+def _owned_game(table_id: int, game_id: int, *columns: Any) -> Any:
+    """Select ``columns`` of the game, provided the request's token is its table's."""
+    return (
+        select(*columns)
+        .select_from(Game)
+        .join(Table, Table.id == Game.table_id)
+        .where(
+            Game.id == game_id,
+            Game.table_id == table_id,
+            Table.token_hash == token_hash(bearer_token()),
+        )
+    )
+
+
+def _not_opened(table_id: int) -> NotFound:
+    """Why a game was not found with the request's token: 401 or 404 for the table (raised by
+    :func:`authorized_table`), else the table has no such game (returned)."""
+    authorized_table(table_id)
+    return NotFound("There is no such game at this table.")
+
+
 def owned(table: Table, model: type[_Owned], id_: int, what: str, *options: Any) -> _Owned:
     """The ``model`` row ``id_`` if it belongs to ``table``; 404 otherwise, whoever owns it."""
     row = db.session.get(model, id_, options=options)

@@ -21,7 +21,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from engine.problems import Problem, ProblemCode
 from scorekeeper.extensions import db
-from scorekeeper.models import IdempotencyRecord, Table, utcnow
+from scorekeeper.models import IdempotencyRecord, utcnow
 from scorekeeper.problems import InvalidRequest
 from scorekeeper.schemas import load
 
@@ -67,7 +67,7 @@ def not_modified(etag: str) -> Response:
     return response
 
 
-def idempotent(table: Table, produce: Callable[[], Produced]) -> Response:
+def idempotent(table_id: int, produce: Callable[[], Produced]) -> Response:
     """Run a write once per ``Idempotency-Key``: a retry with the same key and body gets the first
     answer again (its status, body, Location and ETag), and nothing is recorded twice; the same
     key with another body is 422.
@@ -85,7 +85,7 @@ def idempotent(table: Table, produce: Callable[[], Produced]) -> Response:
         db.session.commit()
         return respond(body, status, location=location, etag=etag)
     fingerprint = _fingerprint()
-    record, claimed = _claim(table, key, fingerprint, status=0, location=None)
+    record, claimed = _claim(table_id, key, fingerprint, status=0, location=None)
     if not claimed:
         return _replay(record, fingerprint)
     status, body, location, etag = produce()
@@ -95,7 +95,7 @@ def idempotent(table: Table, produce: Callable[[], Produced]) -> Response:
 
 
 def idempotent_form(
-    table: Table, done: str, produce: Callable[[], ResponseReturnValue]
+    table_id: int, done: str, produce: Callable[[], ResponseReturnValue]
 ) -> BaseResponse:
     """A page form's write, run once per ``Idempotency-Key`` as :func:`idempotent` runs the
     API's: the queue of hands on a phone (``static/queue.js``) resends a hand whose answer was
@@ -110,7 +110,7 @@ def idempotent_form(
     if key is None:
         return make_response(produce())
     fingerprint = _fingerprint()
-    record, claimed = _claim(table, key, fingerprint, status=HTTPStatus.FOUND, location=done)
+    record, claimed = _claim(table_id, key, fingerprint, status=HTTPStatus.FOUND, location=done)
     if not claimed:
         _same_request(record, fingerprint)
         replayed = redirect(record.location or done, record.status)
@@ -136,12 +136,11 @@ def _key() -> str | None:
 
 
 def _claim(
-    table: Table, key: str, fingerprint: str, *, status: int, location: str | None
+    table_id: int, key: str, fingerprint: str, *, status: int, location: str | None
 ) -> tuple[IdempotencyRecord, bool]:
     """The key's record, inserted in this transaction with the answer known so far (True), or
     the one a first request committed (False). Expired records of the table go at the same
     time."""
-    table_id = table.id
     record = _record(table_id, key)
     if record is not None:
         return record, False

@@ -1,8 +1,10 @@
 """The stored facts: tables, their players, games, sides, seats and hands.
 
-Only what a table reports is stored, with the engine's breakdown beside it; totals, the leader, the
-end of a game and its winner are recomputed from the hands by the engine. ``Game.status`` is a
-cache of that result, kept so history and filters can be queried without replaying every game.
+Only what a table reports is stored, with the engine's breakdown beside it. A game keeps what its
+hands add up to (the running totals, the leaders, the outcome and winner, its status and how many
+hands it has), written by :mod:`scorekeeper.running_totals` in the same transaction as every change
+to a hand, so a request reads where a game stands without replaying its hands; ``scorekeeper db
+verify`` rebuilds them from the hands with the engine and reports (or repairs) any difference.
 """
 
 from __future__ import annotations
@@ -22,7 +24,14 @@ from sqlalchemy import (
     false,
     select,
 )
-from sqlalchemy.orm import Mapped, mapped_column, relationship, selectinload, validates
+from sqlalchemy.orm import (
+    Mapped,
+    joinedload,
+    mapped_column,
+    relationship,
+    selectinload,
+    validates,
+)
 from sqlalchemy.orm.strategy_options import _AbstractLoad
 
 from scorekeeper.extensions import db
@@ -108,6 +117,16 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     private_chances: Mapped[bool] = mapped_column(default=False, server_default=false())
     """A virtual game that asks every seat of an attacked side for a coup-fourré, so no view
     tells who holds a safety; games stored before it replay with the old chances."""
+    hand_count: Mapped[int] = mapped_column(default=0, server_default="0")
+    """How many hands the game has: the next hand's number less one."""
+    totals: Mapped[list[int]] = mapped_column(JSON, default=list)
+    """Each side's running total after the last hand (every side at 0 before the first)."""
+    leaders: Mapped[list[int]] = mapped_column(JSON, default=list)
+    """The sides sharing the highest total; none before the first hand."""
+    outcome: Mapped[str | None] = mapped_column(String(16))
+    """``won`` or ``tied`` once a hand ended the game (RULES.md §10), else None."""
+    winner: Mapped[int | None]
+    """The winning side's index once the game is won."""
 
     sides: Mapped[list[Side]] = relationship(
         back_populates="game", order_by="Side.index", cascade="all, delete-orphan"
@@ -144,6 +163,16 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
         read by :mod:`scorekeeper.virtual`, only the ones it needs."""
         return [
             selectinload(Game.sides).selectinload(Side.seats).joinedload(Seat.player),
+            selectinload(Game.hands),
+        ]
+
+    @staticmethod
+    def viewed() -> list[_AbstractLoad]:
+        """Loader options for answering one game: its sides, seats and players joined to the
+        game's own query, its hands in one more (two queries in all, where
+        :meth:`everything`, meant for lists of games, takes four)."""
+        return [
+            joinedload(Game.sides).joinedload(Side.seats).joinedload(Seat.player),
             selectinload(Game.hands),
         ]
 

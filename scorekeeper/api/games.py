@@ -11,7 +11,12 @@ from sqlalchemy import select
 
 from engine.problems import Problem, ProblemCode
 from scorekeeper import operations
-from scorekeeper.auth import authorized_table, owned
+from scorekeeper.auth import (
+    authorized_game,
+    authorized_game_version,
+    authorized_table,
+    owned,
+)
 from scorekeeper.extensions import db
 from scorekeeper.http import json_body, not_modified, respond
 from scorekeeper.models import Game, Table
@@ -77,14 +82,12 @@ def list_games(table_id: int) -> Response:
 @bp.get("/tables/<id:table_id>/games/<id:game_id>")
 def read_game(table_id: int, game_id: int) -> Response:
     """A game: sides, hands with running totals, leaders, status and winner (ETag, 304)."""
-    table = authorized_table(table_id)
-    # Polling phones mostly hold the current ETag: answer them from the version alone.
-    version = db.session.execute(
-        select(Game.version).where(Game.id == game_id, Game.table_id == table.id)
-    ).scalar_one_or_none()
-    if version is not None and request.if_none_match.contains(Game.etag_of(game_id, version)):
-        return not_modified(Game.etag_of(game_id, version))
-    return game_response(table_game(table, game_id))
+    if request.if_none_match:
+        # Polling phones mostly hold the current ETag: answer them from the version alone.
+        etag = Game.etag_of(game_id, authorized_game_version(table_id, game_id))
+        if request.if_none_match.contains(etag):
+            return not_modified(etag)
+    return game_response(authorized_game(table_id, game_id, *Game.viewed()))
 
 
 @bp.post("/tables/<id:table_id>/games/<id:game_id>/abandon")
