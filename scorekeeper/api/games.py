@@ -15,6 +15,7 @@ from scorekeeper.auth import (
     authorized_game,
     authorized_game_version,
     authorized_table,
+    game_of_token,
     owned,
 )
 from scorekeeper.extensions import db
@@ -32,6 +33,7 @@ from scorekeeper.standings import game_view
 
 bp = Blueprint("games", __name__)
 game_schema = GameSchema()
+viewed_game = game_of_token(*Game.viewed())
 
 
 def table_game(table: Table, game_id: int) -> Game:
@@ -87,7 +89,7 @@ def read_game(table_id: int, game_id: int) -> Response:
         etag = Game.etag_of(game_id, authorized_game_version(table_id, game_id))
         if request.if_none_match.contains(etag):
             return not_modified(etag)
-    return game_response(authorized_game(table_id, game_id, *Game.viewed()))
+    return game_response(authorized_game(viewed_game, table_id, game_id))
 
 
 @bp.post("/tables/<id:table_id>/games/<id:game_id>/abandon")

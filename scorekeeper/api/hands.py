@@ -7,7 +7,7 @@ from sqlalchemy.orm import joinedload, selectinload
 from werkzeug.exceptions import NotFound
 
 from scorekeeper import operations
-from scorekeeper.auth import authorized_game, authorized_table
+from scorekeeper.auth import authorized_game, authorized_table, game_of_token
 from scorekeeper.http import Produced, idempotent, json_body, respond
 from scorekeeper.models import Game, Hand
 from scorekeeper.schemas.resources import HandEntrySchema, HandOutSchema
@@ -16,6 +16,9 @@ from scorekeeper.standings import hand_view, running
 bp = Blueprint("hands", __name__)
 hand_schema = HandOutSchema()
 entry_schema = HandEntrySchema()
+locked_with_sides = game_of_token(joinedload(Game.sides), lock=True)
+"""A new hand needs the sides' names (its breakdown names them), never the other hands."""
+with_hands = game_of_token(selectinload(Game.hands))
 
 
 def hand_body(hand: Hand, totals: list[int]) -> dict[str, object]:
@@ -41,7 +44,7 @@ def add_hand(table_id: int, game_id: int) -> Response:
     The token, the game and its lock in one query, with the sides (their names go into the
     breakdown) but not the hands: the answer's totals are the game's own, kept with it.
     """
-    game = authorized_game(table_id, game_id, joinedload(Game.sides), lock=True)
+    game = authorized_game(locked_with_sides, table_id, game_id)
     document = json_body(entry_schema)
 
     def produce() -> Produced:
@@ -55,7 +58,7 @@ def add_hand(table_id: int, game_id: int) -> Response:
 @bp.get("/tables/<id:table_id>/games/<id:game_id>/hands/<id:number>")
 def read_hand(table_id: int, game_id: int, number: int) -> Response:
     """One hand: its report, its breakdown and the running totals after it (ETag, 304)."""
-    game = authorized_game(table_id, game_id, selectinload(Game.hands))
+    game = authorized_game(with_hands, table_id, game_id)
     hand = _numbered(game, number)
     return respond(hand_body(hand, totals_after(game, number)), etag=hand.etag)
 
