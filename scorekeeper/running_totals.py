@@ -58,7 +58,7 @@ def standing(game: Game, totals: Sequence[int], hand_count: int) -> Kept:
         leaders=list(leaders_of(totals)) if hand_count else [],
         outcome=outcome,
         winner=winner_of(totals, rules) if hand_count else None,
-        status=stored,
+        status=str(stored),
     )
 
 
@@ -118,9 +118,18 @@ def mismatches(game: Game) -> list[Mismatch]:
     ]
 
 
-def verify(repair: bool = False) -> list[Mismatch]:
+@dataclass(frozen=True, slots=True)
+class Verified:
+    """What :func:`verify` found."""
+
+    games: int
+    mismatches: list[Mismatch]
+
+
+def verify(repair: bool = False) -> Verified:
     """Rebuild every game's kept figures from its hands; every difference, and with ``repair``
-    each differing game set right (one transaction, under each game's row lock)."""
+    each differing game set right (its version moves on, so phones read it again), all in one
+    transaction with the games' rows locked."""
     found: list[Mismatch] = []
     statement = (
         select(Game)
@@ -128,7 +137,9 @@ def verify(repair: bool = False) -> list[Mismatch]:
         .order_by(Game.id)
         .with_for_update(of=Game)
     )
+    games = 0
     for game in db.session.execute(statement).scalars():
+        games += 1
         differences = mismatches(game)
         found += differences
         if differences and repair:
@@ -137,4 +148,4 @@ def verify(repair: bool = False) -> list[Mismatch]:
         db.session.commit()
     else:
         db.session.rollback()
-    return found
+    return Verified(games, found)
