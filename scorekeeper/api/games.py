@@ -20,7 +20,7 @@ from scorekeeper.auth import (
 )
 from scorekeeper.extensions import db
 from scorekeeper.http import json_body, not_modified, respond
-from scorekeeper.models import Game, Table
+from scorekeeper.models import Game, Table, load_hands
 from scorekeeper.problems import InvalidRequest
 from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import (
@@ -89,7 +89,9 @@ def read_game(table_id: int, game_id: int) -> Response:
         etag = Game.etag_of(game_id, authorized_game_version(table_id, game_id))
         if request.if_none_match.contains(etag):
             return not_modified(etag)
-    return game_response(authorized_game(viewed_game, table_id, game_id))
+    game = authorized_game(viewed_game, table_id, game_id)
+    load_hands(game)
+    return game_response(game)
 
 
 @bp.post("/tables/<id:table_id>/games/<id:game_id>/abandon")

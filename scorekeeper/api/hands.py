@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from flask import Blueprint, Response, request, url_for
-from sqlalchemy.orm import joinedload, selectinload
+from sqlalchemy.orm import joinedload
 from werkzeug.exceptions import NotFound
 
 from scorekeeper import operations
 from scorekeeper.auth import authorized_game, authorized_table, game_of_token
 from scorekeeper.http import Produced, idempotent, json_body, respond
-from scorekeeper.models import Game, Hand
+from scorekeeper.models import Game, Hand, load_hands
 from scorekeeper.schemas.resources import HandEntrySchema, HandOutSchema
 from scorekeeper.standings import hand_view, running
 
@@ -18,7 +18,7 @@ hand_schema = HandOutSchema()
 entry_schema = HandEntrySchema()
 locked_with_sides = game_of_token(joinedload(Game.sides), lock=True)
 """A new hand needs the sides' names (its breakdown names them), never the other hands."""
-with_hands = game_of_token(selectinload(Game.hands))
+game_alone = game_of_token()
 
 
 def hand_body(hand: Hand, totals: list[int]) -> dict[str, object]:
@@ -58,7 +58,8 @@ def add_hand(table_id: int, game_id: int) -> Response:
 @bp.get("/tables/<id:table_id>/games/<id:game_id>/hands/<id:number>")
 def read_hand(table_id: int, game_id: int, number: int) -> Response:
     """One hand: its report, its breakdown and the running totals after it (ETag, 304)."""
-    game = authorized_game(with_hands, table_id, game_id)
+    game = authorized_game(game_alone, table_id, game_id)
+    load_hands(game)
     hand = _numbered(game, number)
     return respond(hand_body(hand, totals_after(game, number)), etag=hand.etag)
 
