@@ -8,7 +8,7 @@ from werkzeug.exceptions import NotFound
 
 from scorekeeper import operations
 from scorekeeper.auth import authorized_game, authorized_table, game_of_token
-from scorekeeper.http import Produced, idempotent, json_body, respond
+from scorekeeper.http import Produced, body_read_early, idempotent, json_body, respond
 from scorekeeper.models import Game, Hand, load_hands
 from scorekeeper.schemas.resources import HandEntrySchema, HandOutSchema
 from scorekeeper.standings import hand_view, running
@@ -44,8 +44,9 @@ def add_hand(table_id: int, game_id: int) -> Response:
     The token, the game and its lock in one query, with the sides (their names go into the
     breakdown) but not the hands: the answer's totals are the game's own, kept with it.
     """
+    body = body_read_early(entry_schema)
     game = authorized_game(locked_with_sides, table_id, game_id)
-    document = json_body(entry_schema)
+    document = body()
 
     def produce() -> Produced:
         hand = operations.add_hand(game, document)
