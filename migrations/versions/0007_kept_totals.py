@@ -7,6 +7,9 @@ Create Date: 2026-11-25 10:00:00.000000
 A request then reads where a game stands from its row instead of rebuilding the score sheet from
 every hand. Games stored before are filled from their hands here, by the engine, exactly as
 ``scorekeeper db verify`` rebuilds them.
+
+Every hand POST deletes its table's expired idempotency records; with an index on the time alone
+that read every record of the table, so the index is on (table, time) now.
 """
 
 import sqlalchemy as sa
@@ -87,8 +90,20 @@ def upgrade():
         batch_op.alter_column("totals", existing_type=sa.JSON(), nullable=False)
         batch_op.alter_column("leaders", existing_type=sa.JSON(), nullable=False)
 
+    with op.batch_alter_table("idempotency_records", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_idempotency_records_created_at"))
+        batch_op.create_index(
+            "ix_idempotency_records_table_created", ["table_id", "created_at"], unique=False
+        )
+
 
 def downgrade():
+    with op.batch_alter_table("idempotency_records", schema=None) as batch_op:
+        batch_op.drop_index("ix_idempotency_records_table_created")
+        batch_op.create_index(
+            batch_op.f("ix_idempotency_records_created_at"), ["created_at"], unique=False
+        )
+
     with op.batch_alter_table("games", schema=None) as batch_op:
         batch_op.drop_column("winner")
         batch_op.drop_column("outcome")
