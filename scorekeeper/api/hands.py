@@ -19,6 +19,7 @@ entry_schema = HandEntrySchema()
 locked_with_sides = game_of_token(joinedload(Game.sides), lock=True)
 """A new hand needs the sides' names (its breakdown names them), never the other hands."""
 game_alone = game_of_token()
+"""A hand's answer needs the hands up to it, read by :func:`load_hands`."""
 
 
 def hand_body(hand: Hand, totals: list[int]) -> dict[str, object]:
@@ -44,14 +45,14 @@ def add_hand(table_id: int, game_id: int) -> Response:
     The token, the game and its lock in one query, with the sides (their names go into the
     breakdown) but not the hands: the answer's totals are the game's own, kept with it.
     """
-    body = body_read_early(entry_schema)
+    read_body = body_read_early(entry_schema)
     game = authorized_game(locked_with_sides, table_id, game_id)
-    document = body()
+    document = read_body()
 
     def produce() -> Produced:
         hand = operations.add_hand(game, document)
-        body = hand_body(hand, game.totals)
-        return 201, body, hand_url(table_id, game_id, hand.number), hand.etag
+        answer = hand_body(hand, game.totals)
+        return 201, answer, hand_url(table_id, game_id, hand.number), hand.etag
 
     return idempotent(table_id, produce)
 

@@ -213,3 +213,20 @@ def test_a_hand_is_added_without_reading_the_other_hands(
     assert answer.status_code == 201
     assert answer.get_json()["totals"] == [13 * 400, 13 * 250]
     assert not any(s.lstrip().startswith("SELECT") and "FROM hands" in s for s in seen), seen
+
+
+def test_the_migration_fills_what_games_stored_before_it_keep(sqlite_app: Flask) -> None:
+    table = create_table(sqlite_app.test_client())
+    game = new_game(table)
+    for _ in range(13):  # 13 × 400 = 5,200: the game is won
+        table.post(game + "/hands", TWO)
+    before = table.get(game).get_json()
+    runner = sqlite_app.test_cli_runner()
+    assert runner.invoke(args=["db", "downgrade", "0006_private_chances"]).exit_code == 0
+    assert runner.invoke(args=["db", "upgrade"]).exit_code == 0
+    result = runner.invoke(args=["db", "verify"])
+    assert result.exit_code == 0, result.output
+    after = table.get(game).get_json()
+    for field in ("totals", "leaders", "outcome", "winner", "status"):
+        assert after[field] == before[field], field
+    assert (after["outcome"], after["winner"], after["totals"]) == ("won", 0, [5200, 3250])
