@@ -121,9 +121,9 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     tells who holds a safety; games stored before it replay with the old chances."""
     hand_count: Mapped[int] = mapped_column(default=0, server_default="0")
     """How many hands the game has: the next hand's number less one."""
-    totals: Mapped[list[int]] = mapped_column(JSON, default=list)
+    totals: Mapped[list[int]] = mapped_column(JSON, default=list, server_default="[]")
     """Each side's running total after the last hand (every side at 0 before the first)."""
-    leaders: Mapped[list[int]] = mapped_column(JSON, default=list)
+    leaders: Mapped[list[int]] = mapped_column(JSON, default=list, server_default="[]")
     """The sides sharing the highest total; none before the first hand."""
     outcome: Mapped[str | None] = mapped_column(String(16))
     """``won`` or ``tied`` once a hand ended the game (RULES.md §10), else None."""

@@ -46,12 +46,15 @@ hands = sa.table(
 
 
 def upgrade():
+    # Columns added in place, never by copying the table: on SQLite a batch "move and copy" of
+    # games drops the old table, and with foreign keys on that deletes every side, hand and move
+    # of every game (ON DELETE CASCADE). Hence NOT NULL with a default from the start.
     with op.batch_alter_table("games", schema=None) as batch_op:
         batch_op.add_column(
             sa.Column("hand_count", sa.Integer(), nullable=False, server_default="0")
         )
-        batch_op.add_column(sa.Column("totals", sa.JSON(), nullable=True))
-        batch_op.add_column(sa.Column("leaders", sa.JSON(), nullable=True))
+        batch_op.add_column(sa.Column("totals", sa.JSON(), nullable=False, server_default="[]"))
+        batch_op.add_column(sa.Column("leaders", sa.JSON(), nullable=False, server_default="[]"))
         batch_op.add_column(sa.Column("outcome", sa.String(length=16), nullable=True))
         batch_op.add_column(sa.Column("winner", sa.Integer(), nullable=True))
 
@@ -86,10 +89,6 @@ def upgrade():
             )
         )
 
-    with op.batch_alter_table("games", schema=None) as batch_op:
-        batch_op.alter_column("totals", existing_type=sa.JSON(), nullable=False)
-        batch_op.alter_column("leaders", existing_type=sa.JSON(), nullable=False)
-
     with op.batch_alter_table("idempotency_records", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_idempotency_records_created_at"))
         batch_op.create_index(
@@ -104,9 +103,6 @@ def downgrade():
             batch_op.f("ix_idempotency_records_created_at"), ["created_at"], unique=False
         )
 
-    with op.batch_alter_table("games", schema=None) as batch_op:
-        batch_op.drop_column("winner")
-        batch_op.drop_column("outcome")
-        batch_op.drop_column("leaders")
-        batch_op.drop_column("totals")
-        batch_op.drop_column("hand_count")
+    # Dropped in place (SQLite 3.35 and PostgreSQL both can), for the reason given above.
+    for column in ("winner", "outcome", "leaders", "totals", "hand_count"):
+        op.execute(f"ALTER TABLE games DROP COLUMN {column}")

@@ -227,6 +227,7 @@ def test_the_migration_fills_what_games_stored_before_it_keep(sqlite_app: Flask)
     result = runner.invoke(args=["db", "verify"])
     assert result.exit_code == 0, result.output
     after = table.get(game).get_json()
+    assert after["hands"] == before["hands"]  # nothing lost on the way down and up
     for field in ("totals", "leaders", "outcome", "winner", "status"):
         assert after[field] == before[field], field
     assert (after["outcome"], after["winner"], after["totals"]) == ("won", 0, [5200, 3250])
