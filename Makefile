@@ -76,6 +76,7 @@ $(COMPILED)/.built: setup.py pyproject.toml $(ENGINE_SOURCES) | $(VENV)/.install
 bench: $(VENV)/.installed-test compiled
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/load.py
+	$(BIN)/python benchmarks/api_vs_bare.py  # needs wrk: sudo apt-get install wrk
 	$(BIN)/python benchmarks/page_weight.py
 	$(BIN)/python benchmarks/selfplay.py
 	$(BIN)/python benchmarks/virtual_moves.py

@@ -60,28 +60,17 @@ class ScoreSheet:
     @property
     def leaders(self) -> tuple[int, ...]:
         """The sides that share the highest running total."""
-        best = max(self.totals)
-        return tuple(side for side, total in enumerate(self.totals) if total == best)
+        return leaders_of(self.totals)
 
     @property
     def status(self) -> GameStatus:
-        """In progress until a hand ends with a side at 5,000 or more (RULES.md §10).
-
-        Then the highest total wins, whoever passed 5,000; a shared highest total is a tie, or
-        under ``game_tie: play_on`` the game goes on until one side alone leads.
-        """
-        if max(self.totals, default=0) < GAME_TARGET:
-            return GameStatus.IN_PROGRESS
-        if len(self.leaders) == 1:
-            return GameStatus.WON
-        if self.rules.game_tie is GameTie.DRAW:
-            return GameStatus.TIED
-        return GameStatus.IN_PROGRESS
+        """In progress until a hand ends with a side at 5,000 or more (see :func:`status_of`)."""
+        return status_of(self.totals, self.rules)
 
     @property
     def winner(self) -> int | None:
         """The winning side's index once the game is won."""
-        return self.leaders[0] if self.status is GameStatus.WON else None
+        return winner_of(self.totals, self.rules)
 
     def record(self, report: HandReport, prefix: str = "", number: int | None = None) -> HandScore:
         """Check, score and add one hand; raise :class:`InvalidReport` if it cannot be added.
@@ -153,6 +142,41 @@ class ScoreSheet:
             if status is GameStatus.TIED
             else [],
         }
+
+
+def leaders_of(totals: Sequence[int]) -> tuple[int, ...]:
+    """The sides that share the highest of ``totals``.
+
+    >>> leaders_of((4200, 5100, 5100))
+    (1, 2)
+    """
+    best = max(totals)
+    return tuple(side for side, total in enumerate(totals) if total == best)
+
+
+def status_of(totals: Sequence[int], rules: Rules) -> GameStatus:
+    """Where a game stands with these running totals after its last hand (RULES.md §10).
+
+    In progress until a hand ends with a side at 5,000 or more. Then the highest total wins,
+    whoever passed 5,000; a shared highest total is a tie, or under ``game_tie: play_on`` the
+    game goes on until one side alone leads. Only the totals matter, so a game that keeps its
+    totals knows where it stands without its hands.
+
+    >>> status_of((5100, 4900), Rules.for_players(2))
+    <GameStatus.WON: 'won'>
+    """
+    if max(totals, default=0) < GAME_TARGET:
+        return GameStatus.IN_PROGRESS
+    if len(leaders_of(totals)) == 1:
+        return GameStatus.WON
+    if rules.game_tie is GameTie.DRAW:
+        return GameStatus.TIED
+    return GameStatus.IN_PROGRESS
+
+
+def winner_of(totals: Sequence[int], rules: Rules) -> int | None:
+    """The winning side's index once a game with these totals is won."""
+    return leaders_of(totals)[0] if status_of(totals, rules) is GameStatus.WON else None
 
 
 def read_sheet(data: Mapping[str, Any]) -> ScoreSheet:

@@ -9,7 +9,17 @@ from typing import Any
 from flask import Flask
 from werkzeug.routing import IntegerConverter
 
-from scorekeeper import assets, config, errors, game_cache, i18n, logs, security, sqlite
+from scorekeeper import (
+    assets,
+    config,
+    db_commands,
+    errors,
+    game_cache,
+    i18n,
+    logs,
+    security,
+    sqlite,
+)
 from scorekeeper.extensions import csrf, db, migrate
 from scorekeeper.jsonio import JSONProvider, JSONRequest
 
@@ -39,6 +49,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.url_map.converters["id"] = IdConverter
     db.init_app(app)
     migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "..", "migrations"))
+    db_commands.init_app(app)
     errors.init_app(app)
     security.init_app(app)
     logs.init_app(app)

@@ -11,7 +11,7 @@ import secrets
 from typing import Any, TypeVar
 
 from flask import request
-from sqlalchemy import select
+from sqlalchemy import Select, bindparam, select
 from werkzeug.datastructures import WWWAuthenticate
 from werkzeug.exceptions import NotFound, Unauthorized
 
@@ -71,6 +71,72 @@ def authorized_table(table_id: int) -> Table:
     if table.id != table_id:
         raise NotFound("There is no such table.")
     return table
+
+
+def game_of_token(*options: Any, lock: bool = False) -> Select[Any]:
+    """A query of one game, provided the request's token opens its table, loading what
+    ``options`` say (and locking the game's row for the transaction with ``lock``): run it with
+    :func:`authorized_game`. Built once, when a view module is imported, since building a query
+    costs as much as running it."""
+    statement = _owned_game(Game).options(*options)
+    if lock:
+        # The locked row, not what the session read before.
+        statement = statement.with_for_update(of=Game).execution_options(populate_existing=True)
+    return statement
+
+
+def authorized_game(statement: Select[Any], table_id: int, game_id: int) -> Game:
+    """Game ``game_id`` of table ``table_id`` by ``statement`` (a :func:`game_of_token`): the
+    token and the game checked in one query. The answers are those of :func:`authorized_table`
+    (401, 404), then 404 if the table has no such game."""
+    game: Game | None = (
+        db.session.execute(statement, _parameters(table_id, game_id))
+        .unique()
+        .scalar_one_or_none()
+    )
+    if game is None:
+        raise _not_opened(table_id)
+    return game
+
+
+def authorized_game_version(table_id: int, game_id: int) -> int:
+    """The version of game ``game_id`` of table ``table_id`` (its ETag), checked as
+    :func:`authorized_game` checks it, in one query that reads no more of the game."""
+    version: int | None = db.session.execute(
+        _GAME_VERSION, _parameters(table_id, game_id)
+    ).scalar_one_or_none()
+    if version is None:
+        raise _not_opened(table_id)
+    return version
+
+
+def _owned_game(*columns: Any) -> Select[Any]:
+    """Select ``columns`` of game ``:game_id`` of table ``:table_id`` whose token hashes to
+    ``:token_hash``."""
+    return (
+        select(*columns)
+        .select_from(Game)
+        .join(Table, Table.id == Game.table_id)
+        .where(
+            Game.id == bindparam("game_id"),
+            Game.table_id == bindparam("table_id"),
+            Table.token_hash == bindparam("token_hash"),
+        )
+    )
+
+
+_GAME_VERSION = _owned_game(Game.version)
+
+
+def _parameters(table_id: int, game_id: int) -> dict[str, Any]:
+    return {"table_id": table_id, "game_id": game_id, "token_hash": token_hash(bearer_token())}
+
+
+def _not_opened(table_id: int) -> NotFound:
+    """Why a game was not found with the request's token: 401 or 404 for the table (raised by
+    :func:`authorized_table`), else the table has no such game (returned)."""
+    authorized_table(table_id)
+    return NotFound("There is no such game at this table.")
 
 
 def owned(table: Table, model: type[_Owned], id_: int, what: str, *options: Any) -> _Owned:

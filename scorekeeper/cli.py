@@ -1,4 +1,5 @@
-"""The ``scorekeeper`` command: ``score`` a report or sheet, plus Flask's ``run`` and ``db``."""
+"""The ``scorekeeper`` command: ``score`` a report or sheet, ``simulate`` games, Flask's ``run``
+and Flask-Migrate's ``db`` (with ``db verify``, :mod:`scorekeeper.db_commands`)."""
 
 from __future__ import annotations
 

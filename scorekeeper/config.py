@@ -8,6 +8,8 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from scorekeeper.jsonio import stored_json
+
 MAX_REQUEST_BYTES = 256 * 1024
 """A score sheet of a long game is a few tens of KiB; anything far larger is not a report."""
 
@@ -58,4 +60,6 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "PERMANENT_SESSION_LIFETIME": timedelta(days=365),
         "TRUSTED_PROXIES": 0,  # proxies whose X-Forwarded-* headers are believed (security.py)
         "VIRTUAL_GAME_CACHE": 32,  # virtual games kept restored per worker, 0 none (game_cache.py)
+        # The hands' JSON columns read back with orjson (jsonio.py): the bulk of a game's read.
+        "SQLALCHEMY_ENGINE_OPTIONS": {"json_deserializer": stored_json},
     }

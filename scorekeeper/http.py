@@ -14,14 +14,14 @@ from typing import Any
 from flask import Response, jsonify, make_response, redirect, request
 from flask.typing import ResponseReturnValue
 from marshmallow import Schema
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, select
 from sqlalchemy.exc import IntegrityError
-from werkzeug.exceptions import BadRequest
+from werkzeug.exceptions import BadRequest, HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
 from engine.problems import Problem, ProblemCode
 from scorekeeper.extensions import db
-from scorekeeper.models import IdempotencyRecord, Table, utcnow
+from scorekeeper.models import IdempotencyRecord, utcnow
 from scorekeeper.problems import InvalidRequest
 from scorekeeper.schemas import load
 
@@ -39,6 +39,23 @@ Produced = tuple[int, dict[str, Any], str | None, str | None]
 def json_body(schema: Schema) -> dict[str, Any]:
     """The request's JSON body, loaded through ``schema`` (400, 415 or 422 otherwise)."""
     return load(schema, request.get_json())
+
+
+def body_read_early(schema: Schema) -> Callable[[], dict[str, Any]]:
+    """The request's JSON body, read and loaded through ``schema`` now, before the view's first
+    query (which, for a write on SQLite, queues for the write lock: what is done here is not done
+    while other phones wait). Calling the result gives the body, or raises its refusal (400, 413,
+    415, 422) at that point, so a request with a bad token is still answered 401 first."""
+    try:
+        document = json_body(schema)
+    except (HTTPException, InvalidRequest) as error:
+        refusal = error  # the name ``error`` ends with the except clause
+
+        def refuse() -> dict[str, Any]:
+            raise refusal
+
+        return refuse
+    return lambda: document
 
 
 def respond(
@@ -67,17 +84,19 @@ def not_modified(etag: str) -> Response:
     return response
 
 
-def idempotent(table: Table, produce: Callable[[], Produced]) -> Response:
+def idempotent(table_id: int, produce: Callable[[], Produced]) -> Response:
     """Run a write once per ``Idempotency-Key``: a retry with the same key and body gets the first
     answer again (its status, body, Location and ETag), and nothing is recorded twice; the same
     key with another body is 422.
 
-    The key is claimed (its record inserted) before the write, in the same transaction, so either
-    both are stored or neither is. A retry arriving while the first request is still writing
-    waits on that claim, not on the game: PostgreSQL holds a unique index entry until the
-    transaction that inserted it ends, and on SQLite writes run one at a time. The retry then
-    answers what the first request stored. (Had it waited on the game's lock instead, it would
-    have found the game already ended by its own first attempt and answered 409.)
+    The caller has locked what the write changes (the game's row) before this runs. A retry
+    arriving while the first request is still writing waits on that lock, then finds the first
+    answer here and replays it. (Had it checked the game first, it would have found the game
+    already ended by its own first attempt and answered 409.) The key's record is inserted with
+    the answer in the write's transaction, so either both are stored or neither is; where no lock
+    orders two requests with one key (the key reused at the same moment for another game), the
+    key's unique constraint refuses the second, which is rolled back and answered as a retry of
+    the first.
     """
     key = _key()
     if key is None:
@@ -85,17 +104,36 @@ def idempotent(table: Table, produce: Callable[[], Produced]) -> Response:
         db.session.commit()
         return respond(body, status, location=location, etag=etag)
     fingerprint = _fingerprint()
-    record, claimed = _claim(table, key, fingerprint, status=0, location=None)
-    if not claimed:
+    record = _record(table_id, key)
+    if record is not None:
         return _replay(record, fingerprint)
     status, body, location, etag = produce()
-    record.status, record.response, record.location, record.etag = status, body, location, etag
+    db.session.add(
+        IdempotencyRecord(
+            table_id=table_id,
+            key=key,
+            request_hash=fingerprint,
+            status=status,
+            response=body,
+            location=location,
+            etag=etag,
+        )
+    )
+    try:
+        db.session.flush()
+    except IntegrityError:
+        db.session.rollback()  # the write too: the first request's answer stands
+        committed = _record(table_id, key)
+        if committed is None:
+            raise
+        return _replay(committed, fingerprint)
+    _forget_expired(table_id)
     db.session.commit()
     return respond(body, status, location=location, etag=etag)
 
 
 def idempotent_form(
-    table: Table, done: str, produce: Callable[[], ResponseReturnValue]
+    table_id: int, done: str, produce: Callable[[], ResponseReturnValue]
 ) -> BaseResponse:
     """A page form's write, run once per ``Idempotency-Key`` as :func:`idempotent` runs the
     API's: the queue of hands on a phone (``static/queue.js``) resends a hand whose answer was
@@ -110,7 +148,7 @@ def idempotent_form(
     if key is None:
         return make_response(produce())
     fingerprint = _fingerprint()
-    record, claimed = _claim(table, key, fingerprint, status=HTTPStatus.FOUND, location=done)
+    record, claimed = _claim(table_id, key, fingerprint, status=HTTPStatus.FOUND, location=done)
     if not claimed:
         _same_request(record, fingerprint)
         replayed = redirect(record.location or done, record.status)
@@ -136,12 +174,11 @@ def _key() -> str | None:
 
 
 def _claim(
-    table: Table, key: str, fingerprint: str, *, status: int, location: str | None
+    table_id: int, key: str, fingerprint: str, *, status: int, location: str | None
 ) -> tuple[IdempotencyRecord, bool]:
     """The key's record, inserted in this transaction with the answer known so far (True), or
     the one a first request committed (False). Expired records of the table go at the same
     time."""
-    table_id = table.id
     record = _record(table_id, key)
     if record is not None:
         return record, False
@@ -163,21 +200,30 @@ def _claim(
         if committed is None:
             raise
         return committed, False
-    db.session.execute(
-        delete(IdempotencyRecord).where(
-            IdempotencyRecord.table_id == table_id,
-            IdempotencyRecord.created_at < utcnow() - IDEMPOTENCY_TTL,
-        )
-    )
+    _forget_expired(table_id)
     return record, True
 
 
+_RECORD = select(IdempotencyRecord).where(
+    IdempotencyRecord.table_id == bindparam("table_id"), IdempotencyRecord.key == bindparam("key")
+)
+_EXPIRED = delete(IdempotencyRecord).where(
+    IdempotencyRecord.table_id == bindparam("table_id"),
+    IdempotencyRecord.created_at < bindparam("before"),
+)
+"""Both built once: building a statement costs as much as running it."""
+
+
 def _record(table_id: int, key: str) -> IdempotencyRecord | None:
-    return db.session.execute(
-        select(IdempotencyRecord).where(
-            IdempotencyRecord.table_id == table_id, IdempotencyRecord.key == key
-        )
+    record: IdempotencyRecord | None = db.session.execute(
+        _RECORD, {"table_id": table_id, "key": key}
     ).scalar_one_or_none()
+    return record
+
+
+def _forget_expired(table_id: int) -> None:
+    """Delete the table's records older than :data:`IDEMPOTENCY_TTL`."""
+    db.session.execute(_EXPIRED, {"table_id": table_id, "before": utcnow() - IDEMPOTENCY_TTL})
 
 
 def _replay(record: IdempotencyRecord, fingerprint: str) -> Response:

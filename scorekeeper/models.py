@@ -1,8 +1,10 @@
 """The stored facts: tables, their players, games, sides, seats and hands.
 
-Only what a table reports is stored, with the engine's breakdown beside it; totals, the leader, the
-end of a game and its winner are recomputed from the hands by the engine. ``Game.status`` is a
-cache of that result, kept so history and filters can be queried without replaying every game.
+Only what a table reports is stored, with the engine's breakdown beside it. A game keeps what its
+hands add up to (the running totals, the leaders, the outcome and winner, its status and how many
+hands it has), written by :mod:`scorekeeper.running_totals` in the same transaction as every change
+to a hand, so a request reads where a game stands without replaying its hands; ``scorekeeper db
+verify`` rebuilds them from the hands with the engine and reports (or repairs) any difference.
 """
 
 from __future__ import annotations
@@ -19,10 +21,19 @@ from sqlalchemy import (
     Index,
     String,
     UniqueConstraint,
+    bindparam,
     false,
     select,
 )
-from sqlalchemy.orm import Mapped, mapped_column, relationship, selectinload, validates
+from sqlalchemy.orm import (
+    Mapped,
+    joinedload,
+    mapped_column,
+    relationship,
+    selectinload,
+    validates,
+)
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.strategy_options import _AbstractLoad
 
 from scorekeeper.extensions import db
@@ -108,6 +119,16 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     private_chances: Mapped[bool] = mapped_column(default=False, server_default=false())
     """A virtual game that asks every seat of an attacked side for a coup-fourré, so no view
     tells who holds a safety; games stored before it replay with the old chances."""
+    hand_count: Mapped[int] = mapped_column(default=0, server_default="0")
+    """How many hands the game has: the next hand's number less one."""
+    totals: Mapped[list[int]] = mapped_column(JSON, default=list, server_default="[]")
+    """Each side's running total after the last hand (every side at 0 before the first)."""
+    leaders: Mapped[list[int]] = mapped_column(JSON, default=list, server_default="[]")
+    """The sides sharing the highest total; none before the first hand."""
+    outcome: Mapped[str | None] = mapped_column(String(16))
+    """``won`` or ``tied`` once a hand ended the game (RULES.md §10), else None."""
+    winner: Mapped[int | None]
+    """The winning side's index once the game is won."""
 
     sides: Mapped[list[Side]] = relationship(
         back_populates="game", order_by="Side.index", cascade="all, delete-orphan"
@@ -146,6 +167,13 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
             selectinload(Game.sides).selectinload(Side.seats).joinedload(Seat.player),
             selectinload(Game.hands),
         ]
+
+    @staticmethod
+    def viewed() -> list[_AbstractLoad]:
+        """Loader options for answering one game: its sides, seats and players joined to the
+        game's own query (its hands come from :func:`load_hands`: one query for a game in all,
+        where :meth:`everything`, meant for lists of games, takes three)."""
+        return [joinedload(Game.sides).joinedload(Side.seats).joinedload(Seat.player)]
 
     @staticmethod
     def played_by(player_id: int) -> ColumnElement[bool]:
@@ -231,6 +259,17 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
         return f"hand-{self.id}-v{self.version}-g{self.game.version}"
 
 
+_HANDS = select(Hand).where(Hand.game_id == bindparam("game_id")).order_by(Hand.number)
+
+
+def load_hands(game: Game) -> list[Hand]:
+    """``game``'s hands in one query, set as its loaded ``hands``: the same query a
+    ``selectinload`` runs, without its machinery, which costs more than the query itself."""
+    hands = list(db.session.execute(_HANDS, {"game_id": game.id}).scalars())
+    set_committed_value(game, "hands", hands)
+    return hands
+
+
 class VirtualMove(db.Model):  # type: ignore[name-defined,misc]
     """One move of a virtual game, numbered from 0 across its hands: the game is its seed plus
     these moves. The unique number is what keeps two phones from forking a game."""
@@ -252,7 +291,12 @@ class IdempotencyRecord(db.Model):  # type: ignore[name-defined,misc]
     """The first answer to a POST carrying an ``Idempotency-Key``, replayed to any retry."""
 
     __tablename__ = "idempotency_records"
-    __table_args__ = (UniqueConstraint("table_id", "key"),)
+    __table_args__ = (
+        UniqueConstraint("table_id", "key"),
+        # The expired records of a table are deleted on each write: a range of this index, where
+        # an index on the time alone left the database reading every record of the table.
+        Index("ix_idempotency_records_table_created", "table_id", "created_at"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
@@ -262,4 +306,4 @@ class IdempotencyRecord(db.Model):  # type: ignore[name-defined,misc]
     response: Mapped[dict[str, Any]] = mapped_column(JSON)
     location: Mapped[str | None] = mapped_column(String(255))
     etag: Mapped[str | None] = mapped_column(String(255))
-    created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

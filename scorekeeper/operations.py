@@ -20,13 +20,14 @@ from engine.rules import UnknownVariant
 from engine.scoring import HandScore
 from engine.sheet import GameStatus as SheetStatus
 from engine.sheet import ScoreSheet
+from scorekeeper import running_totals
 from scorekeeper.auth import new_token, token_hash
 from scorekeeper.extensions import db
 from scorekeeper.i18n import N_
 from scorekeeper.models import Game, GameStatus, Hand, Player, Seat, Side, Table, utcnow
 from scorekeeper.names import first_repeat
 from scorekeeper.problems import InvalidRequest
-from scorekeeper.standings import sheet_of, status_of
+from scorekeeper.standings import rules_of, sheet_of
 
 NAME_LIMIT = 80
 """The longest name stored (tables, players, sides)."""
@@ -117,6 +118,7 @@ def start_game(
                 ],
             )
         )
+    running_totals.start(game, len(sides))
     db.session.add(game)
     db.session.commit()
     return game
@@ -191,18 +193,20 @@ def locked_game(table: Table, game_id: int) -> Game:
 
 
 def add_hand(game: Game, document: Mapping[str, Any]) -> Hand:
-    """Check the hand against the game so far, then store it with its breakdown (flushed, not
-    committed: the caller commits it together with its idempotency record)."""
+    """Check the hand, score it, store it with its breakdown and add it to the game's kept
+    totals (flushed, not committed: the caller commits it together with its idempotency
+    record). ``game`` is locked; its sides are all this reads of it, never its hands."""
     _require_open(game)
     if game.status == GameStatus.FINISHED:
         raise Conflict(
             N_("The game is over: no hand can be added. Correct or undo a hand instead.")
         )
-    sheet = sheet_of(game)
-    score = _record(sheet, document)
-    hand = Hand(number=len(game.hands) + 1, report=dict(document), breakdown=score.to_dict())
-    game.hands.append(hand)
-    _settle(game, sheet)
+    # A hand is checked on its own (RULES.md §11); what came before matters only through the
+    # game's end, which its status already says.
+    score = _record(ScoreSheet(rules_of(game), [side.name for side in game.sides]), document)
+    number = running_totals.add(game, score)
+    hand = Hand(game_id=game.id, number=number, report=dict(document), breakdown=score.to_dict())
+    db.session.add(hand)
     db.session.flush()
     return hand
 
@@ -232,7 +236,7 @@ def correct_hand(
         sheet.append(HandScore.from_dict(later.breakdown))
     hand.report = dict(document)
     hand.breakdown = score.to_dict()
-    _settle(game, sheet)
+    running_totals.keep(game, running_totals.standing(game, sheet.totals, len(sheet.hands)))
     db.session.commit()
     return hand
 
@@ -244,8 +248,7 @@ def undo_hand(game: Game, number: int, if_match: str | None) -> None:
     if number != len(game.hands):
         raise Conflict(f"Only the last hand ({len(game.hands)}) can be undone.")
     game.hands.remove(hand)
-    db.session.flush()
-    _settle(game, sheet_of(game))
+    running_totals.remove(game, HandScore.from_dict(hand.breakdown))
     db.session.commit()
 
 
@@ -302,15 +305,6 @@ def _record(sheet: ScoreSheet, document: Mapping[str, Any]) -> HandScore:
     if problems:
         raise InvalidReport(problems)
     return sheet.record(report)
-
-
-def _settle(game: Game, sheet: ScoreSheet) -> None:
-    """Bring the game's cached status in line with its sheet; bump its version (its ETag)."""
-    status = status_of(game, sheet)
-    if status != game.status:
-        game.status = status
-        game.finished_at = utcnow() if status == GameStatus.FINISHED else None
-    game.updated_at = utcnow()
 
 
 def invalid_request(path: str, code: ProblemCode, detail: str) -> InvalidRequest:

@@ -4,7 +4,8 @@ SQLite allows one writer. A second writer waits in SQLite's busy handler, which 
 up to 100 ms: under a burst of hands from several phones that is where tail latency comes from.
 So write requests queue instead on locks that wake the next writer as soon as the previous one
 commits: a thread lock within a worker process, and ``flock`` on a file beside the database
-between worker processes. Reads never wait (WAL).
+between worker processes, held from a write transaction's ``BEGIN IMMEDIATE`` until it has
+committed or rolled back. Reads never wait (WAL).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any, TypeVar
 from flask import Flask, g, request
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
 
 from scorekeeper.security import SAFE_METHODS
 
@@ -52,11 +54,26 @@ def begin_writing() -> Token[_Writer | None]:
 
 def end_writing(token: Token[_Writer | None]) -> None:
     """Undo :func:`begin_writing` (always, after the request's last transaction)."""
+    _unlock()
+    _writer.reset(token)
+
+
+def _unlock() -> None:
+    """Let the next writer in, if this request holds the write lock."""
     writer = _writer.get()
     if writer is not None and writer.locked is not None:
         fcntl.flock(_lock_files[writer.locked], fcntl.LOCK_UN)
         _thread_lock.release()
-    _writer.reset(token)
+        writer.locked = None
+
+
+@event.listens_for(Session, "after_commit")
+@event.listens_for(Session, "after_rollback")
+def _transaction_ended(_session: Session) -> None:
+    """The next writer may begin as soon as this transaction has ended in SQLite, not only when
+    the request does: building the answer after the commit keeps nobody waiting. (A later
+    transaction of the same request queues again, and begins IMMEDIATE again.)"""
+    _unlock()
 
 
 View = TypeVar("View", bound=Callable[..., Any])

@@ -1,6 +1,7 @@
 """What the stored hands add up to: a game's state, a player's statistics, a table's history.
 
-Every figure here comes from the engine's breakdowns as stored with each hand; nothing is typed in.
+Every figure here comes from the engine: the breakdowns stored with each hand, and what the game's
+row keeps of them (:mod:`scorekeeper.running_totals`); nothing is typed in.
 """
 
 from __future__ import annotations
@@ -28,15 +29,6 @@ def sheet_of(game: Game, hands: Iterable[Hand] | None = None) -> ScoreSheet:
     return sheet
 
 
-def status_of(game: Game, sheet: ScoreSheet) -> GameStatus:
-    """The stored status a game should have, given its sheet."""
-    if game.status == GameStatus.ABANDONED:
-        return GameStatus.ABANDONED
-    if sheet.status is SheetStatus.IN_PROGRESS:
-        return GameStatus.IN_PROGRESS
-    return GameStatus.FINISHED
-
-
 def hand_view(hand: Hand, totals: Iterable[int]) -> dict[str, Any]:
     """A hand as answered: its report, its breakdown and the running totals after it."""
     return {
@@ -52,16 +44,18 @@ def hand_view(hand: Hand, totals: Iterable[int]) -> dict[str, Any]:
 
 
 def game_view(game: Game, with_hands: bool = True) -> dict[str, Any]:
-    """A game as answered: sides and seats, hands with running totals, leaders, winner."""
-    sheet = sheet_of(game)
-    outcome = None if sheet.status is SheetStatus.IN_PROGRESS else str(sheet.status)
+    """A game as answered: sides and seats, hands with running totals, leaders, winner.
+
+    Where the game stands is what its row keeps (:mod:`scorekeeper.running_totals`); the running
+    totals beside each hand are added from the totals stored with the hands.
+    """
     view: dict[str, Any] = {
         "id": game.id,
         "players": game.players,
         "virtual": game.virtual,
-        "variants": sheet.rules.variants,
+        "variants": rules_of(game).variants,
         "status": game.status,
-        "outcome": outcome,
+        "outcome": game.outcome,
         "version": game.version,
         "sides": [
             {
@@ -76,13 +70,13 @@ def game_view(game: Game, with_hands: bool = True) -> dict[str, Any]:
                     }
                     for seat in side.seats
                 ],
-                "total": sheet.totals[side.index],
+                "total": game.totals[side.index],
             }
             for side in game.sides
         ],
-        "totals": list(sheet.totals),
-        "leaders": list(sheet.leaders) if game.hands else [],
-        "winner": sheet.winner,
+        "totals": list(game.totals),
+        "leaders": list(game.leaders),
+        "winner": game.winner,
         "created_at": game.created_at,
         "updated_at": game.updated_at,
         "finished_at": game.finished_at,
@@ -90,9 +84,21 @@ def game_view(game: Game, with_hands: bool = True) -> dict[str, Any]:
     if with_hands:
         view["hands"] = [
             hand_view(hand, totals)
-            for hand, totals in zip(game.hands, sheet.totals_after, strict=True)
+            for hand, totals in zip(game.hands, running(game.hands, len(game.totals)), strict=True)
         ]
     return view
+
+
+def running(hands: Iterable[Hand], sides: int) -> Iterator[list[int]]:
+    """The running totals after each of ``hands`` (a game's first hands, in order), added from
+    the totals stored in their breakdowns: what a view shows beside each hand."""
+    totals = [0] * sides
+    for hand in hands:
+        totals = [
+            total + side["total"]
+            for total, side in zip(totals, hand.breakdown["sides"], strict=True)
+        ]
+        yield totals
 
 
 @dataclass(slots=True)
@@ -154,10 +160,9 @@ def player_statistics(player_id: int, games: Iterable[Game]) -> PlayerStatistics
         stats.games_played += 1
         if game.status == GameStatus.ABANDONED:
             continue
-        sheet = sheet_of(game)
         if game.status == GameStatus.FINISHED:
             stats.games_finished += 1
-            stats.games_won += sheet.winner == index
+            stats.games_won += game.winner == index
         for hand in game.hands:
             side = hand.breakdown["sides"][index]
             stats.hands_played += 1
@@ -186,12 +191,11 @@ HISTORY_COLUMNS = (
 def history_rows(games: Iterable[Game]) -> Iterator[dict[str, Any]]:
     """One row per player per finished game: their side, its total, and won / lost / tied."""
     for game in games:
-        sheet = sheet_of(game)
-        leaders = set(sheet.leaders)
+        leaders = set(game.leaders)
         for side in game.sides:
-            if sheet.winner == side.index:
+            if game.winner == side.index:
                 result = "won"
-            elif sheet.status is SheetStatus.TIED and side.index in leaders:
+            elif game.outcome == SheetStatus.TIED and side.index in leaders:
                 result = "tied"
             else:
                 result = "lost"
@@ -200,12 +204,12 @@ def history_rows(games: Iterable[Game]) -> Iterator[dict[str, Any]]:
                     "game_id": game.id,
                     "finished_at": game.finished_at,
                     "players": game.players,
-                    "hands": len(game.hands),
+                    "hands": game.hand_count,
                     "side": side.index,
                     "side_name": side.name,
                     "player_id": seat.player_id,
                     "player": seat.name,
                     "virtual": game.virtual,
-                    "total": sheet.totals[side.index],
+                    "total": game.totals[side.index],
                     "result": result,
                 }

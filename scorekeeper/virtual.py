@@ -27,7 +27,7 @@ from engine.game import Game as EngineGame
 from engine.moves import Move, PassCoupFourre, move_from_dict
 from engine.players import make_player
 from engine.view import SeatView, seat_view
-from scorekeeper import game_cache
+from scorekeeper import game_cache, running_totals
 from scorekeeper.auth import token_hash
 from scorekeeper.extensions import db
 from scorekeeper.game_cache import Cached, Origin
@@ -87,6 +87,7 @@ def start(
         game.sides.append(
             Side(index=side, name=team_name(names[number] for number in chairs), seats=stored)
         )
+    running_totals.start(game, rules.sides)
     db.session.add(game)
     db.session.flush()
     with restored(game) as played:
@@ -317,13 +318,11 @@ def _apply(game: Game, played: EngineGame, seat: int, move: Move) -> None:
     score = played.apply(move, seat)
     db.session.add(VirtualMove(game_id=game.id, number=number, seat=seat, move=move.to_dict()))
     if score is not None:
+        # The game ends (finished) with the hand that ends the engine's game: both ask the
+        # same totals where the game stands.
+        number = running_totals.add(game, score)
         report = played.reports[-1]
-        game.hands.append(
-            Hand(number=len(game.hands) + 1, report=report.to_dict(), breakdown=score.to_dict())
-        )
-    if played.over:
-        game.status = GameStatus.FINISHED
-        game.finished_at = utcnow()
+        game.hands.append(Hand(number=number, report=report.to_dict(), breakdown=score.to_dict()))
     game.updated_at = utcnow()
 
 

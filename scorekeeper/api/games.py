@@ -11,10 +11,16 @@ from sqlalchemy import select
 
 from engine.problems import Problem, ProblemCode
 from scorekeeper import operations
-from scorekeeper.auth import authorized_table, owned
+from scorekeeper.auth import (
+    authorized_game,
+    authorized_game_version,
+    authorized_table,
+    game_of_token,
+    owned,
+)
 from scorekeeper.extensions import db
 from scorekeeper.http import json_body, not_modified, respond
-from scorekeeper.models import Game, Table
+from scorekeeper.models import Game, Table, load_hands
 from scorekeeper.problems import InvalidRequest
 from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import (
@@ -27,6 +33,7 @@ from scorekeeper.standings import game_view
 
 bp = Blueprint("games", __name__)
 game_schema = GameSchema()
+viewed_game = game_of_token(*Game.viewed())
 
 
 def table_game(table: Table, game_id: int) -> Game:
@@ -77,14 +84,14 @@ def list_games(table_id: int) -> Response:
 @bp.get("/tables/<id:table_id>/games/<id:game_id>")
 def read_game(table_id: int, game_id: int) -> Response:
     """A game: sides, hands with running totals, leaders, status and winner (ETag, 304)."""
-    table = authorized_table(table_id)
-    # Polling phones mostly hold the current ETag: answer them from the version alone.
-    version = db.session.execute(
-        select(Game.version).where(Game.id == game_id, Game.table_id == table.id)
-    ).scalar_one_or_none()
-    if version is not None and request.if_none_match.contains(Game.etag_of(game_id, version)):
-        return not_modified(Game.etag_of(game_id, version))
-    return game_response(table_game(table, game_id))
+    if request.if_none_match:
+        # Polling phones mostly hold the current ETag: answer them from the version alone.
+        etag = Game.etag_of(game_id, authorized_game_version(table_id, game_id))
+        if request.if_none_match.contains(etag):
+            return not_modified(etag)
+    game = authorized_game(viewed_game, table_id, game_id)
+    load_hands(game)
+    return game_response(game)
 
 
 @bp.post("/tables/<id:table_id>/games/<id:game_id>/abandon")

@@ -3,25 +3,35 @@
 from __future__ import annotations
 
 from flask import Blueprint, Response, request, url_for
+from sqlalchemy.orm import joinedload
 from werkzeug.exceptions import NotFound
 
 from scorekeeper import operations
-from scorekeeper.api.games import table_game
-from scorekeeper.auth import authorized_table
-from scorekeeper.http import Produced, idempotent, json_body, respond
-from scorekeeper.models import Game, Hand
+from scorekeeper.auth import authorized_game, authorized_table, game_of_token
+from scorekeeper.http import Produced, body_read_early, idempotent, json_body, respond
+from scorekeeper.models import Game, Hand, load_hands
 from scorekeeper.schemas.resources import HandEntrySchema, HandOutSchema
-from scorekeeper.standings import hand_view, sheet_of
+from scorekeeper.standings import hand_view, running
 
 bp = Blueprint("hands", __name__)
 hand_schema = HandOutSchema()
 entry_schema = HandEntrySchema()
+locked_with_sides = game_of_token(joinedload(Game.sides), lock=True)
+"""A new hand needs the sides' names (its breakdown names them), never the other hands."""
+game_alone = game_of_token()
+"""A hand's answer needs the hands up to it, read by :func:`load_hands`."""
 
 
-def hand_body(game: Game, hand: Hand) -> dict[str, object]:
-    totals = sheet_of(game).totals_after[hand.number - 1]
+def hand_body(hand: Hand, totals: list[int]) -> dict[str, object]:
+    """A hand as answered, with the running ``totals`` after it."""
     body: dict[str, object] = hand_schema.dump(hand_view(hand, totals))
     return body
+
+
+def totals_after(game: Game, number: int) -> list[int]:
+    """The running totals after hand ``number`` of ``game`` (its hands loaded)."""
+    *_, totals = running(game.hands[:number], len(game.totals))
+    return totals
 
 
 def hand_url(table_id: int, game_id: int, number: int) -> str:
@@ -30,24 +40,30 @@ def hand_url(table_id: int, game_id: int, number: int) -> str:
 
 @bp.post("/tables/<id:table_id>/games/<id:game_id>/hands")
 def add_hand(table_id: int, game_id: int) -> Response:
-    """Record the next hand; a retry with the same Idempotency-Key records nothing twice."""
-    table = authorized_table(table_id)
-    document = json_body(entry_schema)
+    """Record the next hand; a retry with the same Idempotency-Key records nothing twice.
+
+    The token, the game and its lock in one query, with the sides (their names go into the
+    breakdown) but not the hands: the answer's totals are the game's own, kept with it.
+    """
+    read_body = body_read_early(entry_schema)
+    game = authorized_game(locked_with_sides, table_id, game_id)
+    document = read_body()
 
     def produce() -> Produced:
-        game = operations.locked_game(table, game_id)
         hand = operations.add_hand(game, document)
-        return 201, hand_body(game, hand), hand_url(table_id, game_id, hand.number), hand.etag
+        answer = hand_body(hand, game.totals)
+        return 201, answer, hand_url(table_id, game_id, hand.number), hand.etag
 
-    return idempotent(table, produce)
+    return idempotent(table_id, produce)
 
 
 @bp.get("/tables/<id:table_id>/games/<id:game_id>/hands/<id:number>")
 def read_hand(table_id: int, game_id: int, number: int) -> Response:
     """One hand: its report, its breakdown and the running totals after it (ETag, 304)."""
-    game = table_game(authorized_table(table_id), game_id)
+    game = authorized_game(game_alone, table_id, game_id)
+    load_hands(game)
     hand = _numbered(game, number)
-    return respond(hand_body(game, hand), etag=hand.etag)
+    return respond(hand_body(hand, totals_after(game, number)), etag=hand.etag)
 
 
 @bp.put("/tables/<id:table_id>/games/<id:game_id>/hands/<id:number>")
@@ -57,7 +73,7 @@ def correct_hand(table_id: int, game_id: int, number: int) -> Response:
     document = json_body(entry_schema)
     game = operations.locked_game(table, game_id)
     hand = operations.correct_hand(game, number, document, request.headers.get("If-Match"))
-    return respond(hand_body(game, hand), etag=hand.etag)
+    return respond(hand_body(hand, totals_after(game, number)), etag=hand.etag)
 
 
 @bp.delete("/tables/<id:table_id>/games/<id:game_id>/hands/<id:number>")

@@ -23,7 +23,7 @@ from scorekeeper.pages.variants import VARIANT_WORDS
 from scorekeeper.problems import InvalidRequest
 from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import GameCreateSchema
-from scorekeeper.standings import game_view, sheet_of
+from scorekeeper.standings import game_view
 
 bp = Blueprint("games", __name__)
 
@@ -96,7 +96,6 @@ def scoreboard(table_id: int, game_id: int) -> Response:
         response.set_etag(etag)
         return response
     view = game_view(game)
-    sheet = sheet_of(game)
     names = [side["name"] for side in view["sides"]]
     page = render_template(
         "pages/scoreboard.html",
@@ -104,7 +103,7 @@ def scoreboard(table_id: int, game_id: int) -> Response:
         game=game,
         view=view,
         names=names,
-        chart=score_chart(names, sheet.totals_after),
+        chart=score_chart(names, [hand["totals"] for hand in view["hands"]]),
         target=GAME_TARGET,
         rules=Rules.for_players(game.players, game.variants),
         held_seats=held,

@@ -273,6 +273,17 @@ def test_six_players_start_with_three_teams(table: TableAccess) -> None:
     assert view["state"]["to_act"] == 0 and len(view["state"]["tableaux"]) == 3
 
 
+def test_a_virtual_game_keeps_what_its_hands_add_up_to(
+    app: Flask, table: TableAccess, seeds: Seeds
+) -> None:
+    seeds.next = 4  # a short game, as below
+    _, seats = started(table, [None, "strong"])
+    view = play_to_the_end(seats, Random(5))
+    assert view["game"]["status"] == "finished"
+    result = app.test_cli_runner().invoke(args=["db", "verify"])
+    assert result.exit_code == 0, result.output
+
+
 def test_a_whole_game_lands_in_the_history_and_replays(table: TableAccess, seeds: Seeds) -> None:
     seeds.next = 4  # a short game (four hands, 113 moves, when this was written)
     body, seats = started(table, [None, "strong"])

@@ -1,0 +1,57 @@
+"""``scorekeeper db verify``: what every game keeps of its hands, checked against its hands.
+
+Joins Flask-Migrate's ``db`` group, so it runs wherever ``db upgrade`` does.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+from flask import Flask
+from flask.cli import with_appcontext
+from flask_migrate import cli as migrate_cli
+
+from scorekeeper import running_totals, sqlite
+from scorekeeper.extensions import db
+
+EXIT_MISMATCH = 1
+
+
+@click.command("verify")
+@click.option("--repair", is_flag=True, help="Set every mismatched game right (exit 0).")
+@with_appcontext
+def verify_command(repair: bool) -> None:
+    """Check what every game keeps (hand count, totals, leaders, outcome, winner, status)
+    against its hands, added up again by the engine.
+
+    Prints each difference; exits 1 if there is any, unless --repair set them right.
+    """
+    writing = sqlite.begin_writing()  # SQLite: the write lock before the first read
+    try:
+        verified = running_totals.verify(repair=repair)
+    finally:
+        db.session.remove()
+        sqlite.end_writing(writing)
+    for mismatch in verified.mismatches:
+        click.echo(
+            f"game {mismatch.game_id}: {mismatch.column} is {mismatch.kept!r}, "
+            f"its hands make {mismatch.rebuilt!r}"
+        )
+    games = {mismatch.game_id for mismatch in verified.mismatches}
+    if not games:
+        click.echo(f"{verified.games} games checked: each keeps what its hands add up to.")
+    elif repair:
+        click.echo(f"{verified.games} games checked, {len(games)} repaired.")
+    else:
+        click.echo(
+            f"{verified.games} games checked, {len(games)} keep other figures than their hands "
+            "add up to (run again with --repair to set them right)."
+        )
+        sys.exit(EXIT_MISMATCH)
+
+
+def init_app(app: Flask) -> None:
+    """Add ``verify`` to the ``db`` group Flask-Migrate gave the app."""
+    group: click.Group = migrate_cli.db
+    group.add_command(verify_command)

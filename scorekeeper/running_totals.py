@@ -1,0 +1,151 @@
+"""What a game's hands add up to, kept on the game's row: written with every change to a hand,
+rebuilt from the hands to verify it.
+
+A request that adds a hand adds that hand's points to the kept totals and asks the engine where
+a game with those totals stands (:func:`engine.sheet.status_of`): the same work whether the game
+has one hand or forty, where rebuilding the score sheet read back every stored breakdown. The
+kept figures are written in the transaction that changes the hands, under the game's row lock
+and version check, and only ever from the engine's scores, never from what a client sends.
+``scorekeeper db verify`` (:func:`verify`) rebuilds them from the hands and compares.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
+
+from engine.scoring import HandScore
+from engine.sheet import GameStatus as SheetStatus
+from engine.sheet import leaders_of, status_of, winner_of
+from scorekeeper.extensions import db
+from scorekeeper.models import Game, GameStatus, Hand, utcnow
+from scorekeeper.standings import rules_of, sheet_of
+
+KEPT = ("hand_count", "totals", "leaders", "outcome", "winner", "status")
+"""The columns of a game this module keeps, in the order a mismatch is reported."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Kept:
+    """Where a game stands after its hands, as its row keeps it."""
+
+    hand_count: int
+    totals: list[int]
+    leaders: list[int]
+    outcome: str | None
+    winner: int | None
+    status: str
+
+
+def standing(game: Game, totals: Sequence[int], hand_count: int) -> Kept:
+    """Where ``game`` stands with ``totals`` after ``hand_count`` hands (RULES.md §10).
+
+    An abandoned game stays abandoned; otherwise a game whose totals end it is finished.
+    """
+    rules = rules_of(game)
+    status = status_of(totals, rules) if hand_count else SheetStatus.IN_PROGRESS
+    outcome = None if status is SheetStatus.IN_PROGRESS else str(status)
+    if game.status == GameStatus.ABANDONED:
+        stored = GameStatus.ABANDONED
+    else:
+        stored = GameStatus.IN_PROGRESS if outcome is None else GameStatus.FINISHED
+    return Kept(
+        hand_count=hand_count,
+        totals=list(totals),
+        leaders=list(leaders_of(totals)) if hand_count else [],
+        outcome=outcome,
+        winner=winner_of(totals, rules) if hand_count else None,
+        status=str(stored),
+    )
+
+
+def keep(game: Game, kept: Kept) -> None:
+    """Write ``kept`` on the game's row (flushed with the hand's change, in its transaction);
+    the game's version, its ETag, moves on with it."""
+    if kept.status != game.status:
+        game.finished_at = utcnow() if kept.status == GameStatus.FINISHED else None
+    for column in KEPT:
+        setattr(game, column, getattr(kept, column))
+    game.updated_at = utcnow()
+
+
+def start(game: Game, sides: int) -> None:
+    """A new game: every side at 0, no hand yet."""
+    game.hand_count, game.totals, game.leaders = 0, [0] * sides, []
+    game.outcome, game.winner = None, None
+
+
+def add(game: Game, score: HandScore) -> int:
+    """Add a new hand's points to the kept totals; the new hand's number."""
+    totals = [total + points for total, points in zip(game.totals, score.totals, strict=True)]
+    keep(game, standing(game, totals, game.hand_count + 1))
+    return game.hand_count
+
+
+def remove(game: Game, score: HandScore) -> None:
+    """Take the last hand's points (the hand undone) off the kept totals."""
+    totals = [total - points for total, points in zip(game.totals, score.totals, strict=True)]
+    keep(game, standing(game, totals, game.hand_count - 1))
+
+
+def rebuilt(game: Game, hands: Iterable[Hand] | None = None) -> Kept:
+    """What the game's row should keep, from its stored hands by the engine (``hands``: those
+    the game has, in order, if not loaded with it)."""
+    sheet = sheet_of(game, hands)
+    return standing(game, sheet.totals, len(sheet.hands))
+
+
+@dataclass(frozen=True, slots=True)
+class Mismatch:
+    """A game whose row keeps other figures than its hands add up to."""
+
+    game_id: int
+    column: str
+    kept: object
+    rebuilt: object
+
+
+def mismatches(game: Game) -> list[Mismatch]:
+    """Every kept column of ``game`` that differs from what its hands add up to."""
+    expected = rebuilt(game)
+    return [
+        Mismatch(game.id, column, getattr(game, column), getattr(expected, column))
+        for column in KEPT
+        if getattr(game, column) != getattr(expected, column)
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class Verified:
+    """What :func:`verify` found."""
+
+    games: int
+    mismatches: list[Mismatch]
+
+
+def verify(repair: bool = False) -> Verified:
+    """Rebuild every game's kept figures from its hands; every difference, and with ``repair``
+    each differing game set right (its version moves on, so phones read it again), all in one
+    transaction with the games' rows locked."""
+    found: list[Mismatch] = []
+    statement = (
+        select(Game)
+        .options(selectinload(Game.sides), selectinload(Game.hands))
+        .order_by(Game.id)
+        .with_for_update(of=Game)
+    )
+    games = 0
+    for game in db.session.execute(statement).scalars():
+        games += 1
+        differences = mismatches(game)
+        found += differences
+        if differences and repair:
+            keep(game, rebuilt(game))
+    if repair:
+        db.session.commit()
+    else:
+        db.session.rollback()
+    return Verified(games, found)
