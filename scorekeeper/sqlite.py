@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from flask import Flask, g, request
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, SessionTransaction
 
 from scorekeeper.security import SAFE_METHODS
 
@@ -67,13 +67,14 @@ def _unlock() -> None:
         writer.locked = None
 
 
-@event.listens_for(Session, "after_commit")
-@event.listens_for(Session, "after_rollback")
-def _transaction_ended(_session: Session) -> None:
+@event.listens_for(Session, "after_transaction_end")
+def _transaction_ended(_session: Session, transaction: SessionTransaction) -> None:
     """The next writer may begin as soon as this transaction has ended in SQLite, not only when
     the request does: building the answer after the commit keeps nobody waiting. (A later
-    transaction of the same request queues again, and begins IMMEDIATE again.)"""
-    _unlock()
+    transaction of the same request queues again, and begins IMMEDIATE again.) A savepoint's
+    end is not the transaction's: SQLite still holds the write lock, so the queue does too."""
+    if transaction.parent is None:
+        _unlock()
 
 
 View = TypeVar("View", bound=Callable[..., Any])

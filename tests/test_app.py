@@ -17,7 +17,7 @@ from flask import Flask
 from sqlalchemy import select, text
 from werkzeug.exceptions import Conflict
 
-from scorekeeper import create_app
+from scorekeeper import create_app, sqlite
 from scorekeeper.config import database_url
 from scorekeeper.extensions import db
 from scorekeeper.models import Table, utcnow
@@ -72,6 +72,28 @@ def test_sqlite_connections_use_wal_and_foreign_keys(sqlite_app: Flask) -> None:
         "busy_timeout": 5000,
         "synchronous": 2,
     }
+
+
+def test_a_write_keeps_the_queue_until_its_transaction_ends_not_a_savepoint(
+    sqlite_app: Flask,
+) -> None:
+    """The write queue is let go when SQLite lets go of its write lock: at the commit of the
+    transaction, not at the end of a savepoint inside it."""
+    with sqlite_app.app_context():
+        token = sqlite.begin_writing()
+        try:
+            writer = sqlite._writer.get()
+            assert writer is not None
+            db.session.execute(text("SELECT 1"))
+            assert writer.locked is not None  # BEGIN IMMEDIATE, after queueing
+            with db.session.begin_nested():
+                db.session.execute(text("SELECT 1"))
+            assert writer.locked is not None  # the savepoint ended; the transaction did not
+            db.session.commit()
+            assert writer.locked is None
+        finally:
+            db.session.remove()
+            sqlite.end_writing(token)
 
 
 @pytest.mark.parametrize(
