@@ -14,11 +14,26 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 IN_CI = os.environ.get("CI") == "true"
+
+
+def benchmark(script: str, *arguments: str, **options: Any) -> subprocess.CompletedProcess[str]:
+    """``benchmarks/<script>`` run with ``arguments``, its output captured."""
+    command = [sys.executable, str(ROOT / "benchmarks" / script), *arguments]
+    settings: dict[str, Any] = {"timeout": 600, **options}
+    return subprocess.run(command, capture_output=True, text=True, check=False, **settings)
+
+
+def printed(script: str, *arguments: str) -> str:
+    """What ``benchmarks/<script>`` printed, having run to its end without an error."""
+    done = benchmark(script, *arguments)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
 
 
 def test_the_api_benchmark_prints_each_ratio_to_the_bare_endpoint() -> None:
@@ -27,82 +42,40 @@ def test_the_api_benchmark_prints_each_ratio_to_the_bare_endpoint() -> None:
         if IN_CI:
             pytest.fail(f"CI needs {reason}")
         pytest.skip(reason)
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "benchmarks" / "api_vs_bare.py"),
-            "--seconds",
-            "1",
-            "--rounds",
-            "1",
-            "--backend",
-            "sqlite",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
+    stdout = printed("api_vs_bare.py", "--seconds", "1", "--rounds", "1", "--backend", "sqlite")
     for kind in ("GET game (12 hands)", "304 poll", "POST hand"):
         row = rf"^  {re.escape(kind)} +[\d,]+ +[\d,]+ +\d+\.\d\d +[\d.]+ +[\d.]+ +\d+\.\d\d$"
-        assert re.search(row, done.stdout, re.MULTILINE), (kind, done.stdout)
-        assert re.search(rf"^  {re.escape(kind)}: ratio \d+\.\d\d \(goal", done.stdout, re.M)
+        assert re.search(row, stdout, re.MULTILINE), (kind, stdout)
+        assert re.search(rf"^  {re.escape(kind)}: ratio \d+\.\d\d \(goal", stdout, re.M)
 
 
 def test_the_api_benchmark_stops_saying_why_without_wrk(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "api_vs_bare.py"), "--seconds", "1"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        env={**os.environ, "PATH": str(tmp_path)},
+    done = benchmark(
+        "api_vs_bare.py", "--seconds", "1", timeout=60, env={**os.environ, "PATH": str(tmp_path)}
     )
     assert done.returncode != 0
     assert "wrk is not installed (Debian: sudo apt-get install wrk)" in done.stderr
 
 
 def test_the_selfplay_benchmark_prints_a_ratio_to_the_reference_for_each_figure() -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "selfplay.py"), "--quick"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    assert "pure ≥3×" in done.stdout and "compiled ≥5,000 random" in done.stdout
+    stdout = printed("selfplay.py", "--quick")
+    assert "pure ≥3×" in stdout and "compiled ≥5,000 random" in stdout
     for kind in ("random", "greedy", "strong", "search"):
         for seats in (2, 4):
             row = rf"^{kind} +{seats} +[\d,]+ +[\d,]+ ×\d+\.\d\d +([\d,]+ ×\d+\.\d\d|—) "
-            assert re.search(row, done.stdout, re.MULTILINE), (kind, seats, done.stdout)
+            assert re.search(row, stdout, re.MULTILINE), (kind, seats, stdout)
 
 
 def test_the_decision_time_benchmark_prints_a_row_per_player_and_seat_count() -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "decision_time.py"), "--games", "1"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
+    stdout = printed("decision_time.py", "--games", "1")
     for kind in ("search", "strong"):
         for seats in (2, 3, 4, 6):
             row = rf"^{kind} +{seats} +[\d,]+( +\d+\.\d\d){{4}}$"
-            assert re.search(row, done.stdout, re.MULTILINE), (kind, seats, done.stdout)
+            assert re.search(row, stdout, re.MULTILINE), (kind, seats, stdout)
 
 
 def test_the_search_ceiling_benchmark_prints_a_share_won_per_row() -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "search_ceiling.py"), "--games", "2"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
+    stdout = printed("search_ceiling.py", "--games", "2")
     for row in ("search", "every turn", "knows the hand", "knows every card"):
         line = rf"^{row} +2 +\d+\.\d% +\d+\.\d%–\d+\.\d%$"
-        assert re.search(line, done.stdout, re.MULTILINE), (row, done.stdout)
+        assert re.search(line, stdout, re.MULTILINE), (row, stdout)
