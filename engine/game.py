@@ -60,7 +60,13 @@ class Game:
         deck = list(deck_of(self.rules))
         shuffle(self.rng, deck)
         self.decks.append(deck[:])
-        hand = HandState(self.rules, deck, self.dealer, private_chances=self.private_chances)
+        hand = HandState(
+            self.rules,
+            deck,
+            self.dealer,
+            private_chances=self.private_chances,
+            scores=self.sheet.totals,
+        )
         self.moves.append(hand.events)
         return hand
 

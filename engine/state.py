@@ -108,6 +108,7 @@ class HandState:
         "per_player_200",
         "opponents",
         "_legal",
+        "scores",
     )
 
     def __init__(
@@ -117,18 +118,22 @@ class HandState:
         dealer: int = 0,
         *,
         private_chances: bool = False,
+        scores: Sequence[int] = (),
     ) -> None:
         """Deal ``deck`` (card codes, top card last) from ``dealer``: six each, one at a time,
         clockwise. An empty ``deck`` leaves the hand undealt (what :meth:`copy` fills in).
 
         With ``private_chances`` every coup-fourré chance asks every seat of the attacked side,
-        holder of the safety or not (see :mod:`engine.chance`).
+        holder of the safety or not (see :mod:`engine.chance`). ``scores`` are the sides' game
+        totals before this hand (0 each by default): written on the score sheet in view of all,
+        so a player may weigh a risk by the game it is in.
         """
         players = rules.players
         self.rules = rules
         self.players = players
         self.sides = rules.sides
         self.dealer = dealer
+        self.scores: tuple[int, ...] = tuple(scores) or (0,) * rules.sides
         self.hands: list[list[int]] = [[] for _ in range(players)]
         self.draw_pile: list[int] = list(deck)
         self.discards: list[int] = []
@@ -185,7 +190,9 @@ class HandState:
 
     def copy(self) -> HandState:
         """An independent copy, without the event log (search players only need the state)."""
-        twin = HandState(self.rules, (), self.dealer, private_chances=self.private_chances)
+        twin = HandState(
+            self.rules, (), self.dealer, private_chances=self.private_chances, scores=self.scores
+        )
         twin.hands = [hand[:] for hand in self.hands]
         twin.draw_pile = self.draw_pile[:]
         twin.discards = self.discards[:]

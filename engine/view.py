@@ -130,6 +130,11 @@ class SeatView:
         return self._state.tableaux[side]
 
     @property
+    def scores(self) -> tuple[int, ...]:
+        """Each side's game total before this hand, as the score sheet shows it to all."""
+        return self._state.scores
+
+    @property
     def draw_pile(self) -> int:
         """How many cards are left to draw."""
         return len(self._state.draw_pile)
