@@ -1,206 +1,481 @@
-"""A second reference opponent: the way the winner of the ``mille-ai`` AI contest (KevinAI)
-decides, written afresh for this engine from reading how that player reasons.
+"""A reference opponent: the decisions of KevinAI, the winner of the ``mille-ai`` AI contest.
 
-Its strength is order, not counting: finish the trip if a card does it; otherwise attack
-whenever a hazard may be played, choosing the most hurtful (a side near home, a side far ahead,
-a hazard whose safety is already out); then cure; then the longest distance (two cards that
-finish come first); then a safety that cures. Safeties are held for coups-fourrés and laid
-rather than discarding something useful. Its discards go from dead cards (remedies covered by a
-safety or whose hazards are all out, hazards on a protected opponent, distance that no longer
-fits) through spare copies to the shortest distance.
+``mille-ai`` (https://github.com/elliotkendall/mille-ai) is the framework Elliot Kendall wrote
+for a Mille Bornes AI contest in 2014; ``KevinAI`` (``mille/kevin.py``, by Kevin Hoeschele) won
+it. The repository states no licence, so nothing of it is copied here: this module is this
+project's own code, written to make the same decision as ``KevinAI.makeMove``,
+``playCoupFourre`` and ``goForExtension`` in every position, and checked decision by decision
+against the original (``tests/engine/test_contest_faithful.py`` replays games whose every
+decision the original program made).
 
-It reads the hand only, not the game's score, and extends only in a runaway hand.
+How it decides, in order: complete the trip if one card does; otherwise play the heaviest
+hazard (weights for a rival near home, far ahead, or ahead on the game score; battle hazards
+over Stop over Speed Limit; its safety seen or not, and none unseen near the end of the pile);
+otherwise the first remedy in the original's card order (a distance card instead of an End of
+Limit near home); otherwise the longest distance (or the first of two that finish); otherwise a
+safety that cures what stops or limits the side; otherwise a discard: remedies made useless,
+hazards the rival is safe from, distance that no longer fits, spare remedies, then a safety is
+laid, then spare hazards, then the shortest distance, then the first card in hand.
+
+How this engine's world maps onto ``mille-ai``'s, since the original reads that one:
+
+- **Moves.** The legal moves are the engine's (its rules, variants included), listed as
+  ``mille-ai``'s game lists them: card by card in hand order (:attr:`SeatView.hand_codes`, which
+  is ``mille-ai``'s hand order too: dealt and drawn cards are appended, a played card leaves at
+  its first copy), a card held twice listed twice; for each card its discard first, then its
+  play, a hazard once per opponent side it may hit, in side order.
+- **Card numbers.** ``mille-ai`` numbers the cards 25, 50, 75, 100, 200, Spare Tire, Gasoline,
+  Repairs, Go, End of Limit, Flat Tire, Out of Gas, Accident, Stop, Speed Limit, Puncture Proof,
+  Extra Tank, Driving Ace, Right of Way; its sorts by card number follow :data:`MILLE_NUMBER`
+  (stable, as Python's are).
+- **Teams.** A ``mille-ai`` team is an engine side, numbered alike; the opponents are the other
+  sides in side order. ``totalScore`` is the side's game total before the hand
+  (:attr:`SeatView.scores`); ``coupFourres`` and ``twoHundredsPlayed`` are counted from the
+  tableau; ``cardsLeft`` is the draw pile after the turn's draw.
+- **State of a side.** ``moving`` is :attr:`Tableau.rolling`; ``speedLimit`` is
+  :attr:`Tableau.limited`; ``needRemedy`` is nothing while rolling, the remedy of the hazard
+  showing, else Go (an empty pile, a remedy showing, or a hazard *corrected* by a safety laid in
+  turn, which ``mille-ai`` also leaves needing a Go).
+- **Cards played.** The original counts every card on the tableaux and the discard pile; here
+  that is every card face up (the hazards a safety clears go to the engine's discard pile, where
+  they are still counted; ``mille-ai``'s own game would have dropped a coup-fourré's hazard).
+- **Coup-fourré.** Always declared (the first coup-fourré offered is the one for the hazard
+  just played); only the pass is left when the seat holds no safety to declare.
+- **Extension.** At 700 where the rules allow it, the original's ``goForExtension``.
 """
 
 from __future__ import annotations
 
 from random import Random
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from engine.codes import (
+    ACCIDENT,
+    COUNT,
     CURES,
     DISTANCE,
+    DISTANCE_50,
+    DISTANCE_75,
+    DISTANCE_100,
     DISTANCE_200,
+    DRIVING_ACE,
     END_OF_LIMIT,
+    EXTRA_TANK,
+    FLAT_TIRE,
     GASOLINE,
     HAZARD,
     KIND,
     KM,
+    NO_CARD,
+    OUT_OF_GAS,
+    PUNCTURE_PROOF,
     REMEDY,
+    REMEDY_FOR,
     REPAIRS,
     RIGHT_OF_WAY,
     ROLL,
-    SAFETY,
     SAFETY_FOR,
     SPARE_TIRE,
     SPEED_LIMIT,
     STOP,
 )
-from engine.moves import CALL, DECLINE, Discard, Move, Play
+from engine.moves import CALL, DECLINE, DISCARD, HAZARD_PLAY, OWN_PLAY, Discard, Move, Play
 from engine.state import Phase
+from engine.tableau import Tableau
 from engine.view import SeatView
 
-CAREFUL_BELOW = 10
-"""Draw-pile size under which it no longer risks a hazard whose safety it has not seen."""
+_MILLE_NUMBERS: Final = {
+    SPARE_TIRE: 5,
+    GASOLINE: 6,
+    REPAIRS: 7,
+    ROLL: 8,
+    END_OF_LIMIT: 9,
+    FLAT_TIRE: 10,
+    OUT_OF_GAS: 11,
+    ACCIDENT: 12,
+    STOP: 13,
+    SPEED_LIMIT: 14,
+    PUNCTURE_PROOF: 15,
+    EXTRA_TANK: 16,
+    DRIVING_ACE: 17,
+    RIGHT_OF_WAY: 18,
+}
+MILLE_NUMBER: Final[tuple[int, ...]] = tuple(
+    _MILLE_NUMBERS.get(code, code) for code in range(COUNT)
+)
+"""``mille-ai``'s number of each engine card code (distance is numbered alike)."""
+
+CAREFUL_BELOW: Final = 10
+"""Cards left to draw under which no hazard whose safety is unaccounted for is played."""
+EXTEND_ABOVE: Final = 75
+"""Cards left to draw above which a runaway side extends."""
+
+_SPARES: Final = ((SPARE_TIRE, 1), (GASOLINE, 1), (REPAIRS, 1), (ROLL, 2), (END_OF_LIMIT, 1))
+"""Remedies it keeps one of (two Gos), in the order it looks for one more to discard."""
+_ALL_OUT: Final = ((FLAT_TIRE, 3), (OUT_OF_GAS, 3), (ACCIDENT, 3), (SPEED_LIMIT, 4))
+"""How many of each hazard the original's 106-card deck holds: all of them played makes the
+remedy dead (the original counts these numbers whatever the deck, so the reduced deck of 2 or 3
+players never reaches them)."""
+_ALL_END_OF_LIMITS: Final = 6
 
 
 class ContestPlayer:
-    """Attack first, then cure, then drive; discard the dead before the useful."""
+    """KevinAI's decisions: attack by weight, cure, drive, discard the dead first."""
 
     name: ClassVar[str] = "contest"
 
     def __init__(self, rng: Random) -> None:
-        self.rng = rng
+        self.rng = rng  # never drawn from: the original decides without chance
 
     def choose(self, view: SeatView) -> Move:
-        moves = view.legal_moves
-        if view.phase is Phase.COUP_FOURRE:
-            return moves[0]
-        if view.phase is Phase.EXTENSION:
-            return CALL if _runaway(view) else DECLINE
-        plays = [move for move in moves if isinstance(move, Play)]
-        discards = [move for move in moves if isinstance(move, Discard)]
-        mine = view.tableau(view.side)
-        distance = [move for move in plays if KIND[move.code] == DISTANCE]
-        for move in distance:
-            if mine.distance + KM[move.code] == view.target:
+        phase = view.phase
+        if phase is Phase.COUP_FOURRE:
+            return view.legal_moves[0]  # always declared when it can be; else the pass alone
+        if phase is Phase.EXTENSION:
+            return CALL if go_for_extension(view) else DECLINE
+        return _Turn(view).choose()
+
+
+# -- what the original reads ---------------------------------------------------------------------
+
+
+def mille_order(view: SeatView) -> list[Move]:
+    """The legal plays and discards as ``mille-ai``'s game lists them: per card in hand (a
+    card held twice comes twice), its discard, then its play or, for a hazard, its play on each
+    opponent side it may hit, in side order."""
+    discardable = 0
+    own = 0
+    against = [0, 0, 0]
+    for move in view.legal_moves:
+        if isinstance(move, Discard):
+            discardable |= 1 << move.code
+        elif isinstance(move, Play):
+            if move.target is None:
+                own |= 1 << move.code
+            else:
+                against[move.target] |= 1 << move.code
+    opponents = _opponents(view)
+    moves: list[Move] = []
+    for code in view.hand_codes:
+        if discardable >> code & 1:
+            moves.append(DISCARD[code])
+        if KIND[code] == HAZARD:
+            for side in opponents:
+                if against[side] >> code & 1:
+                    moves.append(HAZARD_PLAY[code][side])
+        elif own >> code & 1:
+            moves.append(OWN_PLAY[code])
+    return moves
+
+
+def _opponents(view: SeatView) -> list[int]:
+    return [side for side in range(view.sides) if side != view.side]
+
+
+def played(view: SeatView, card: int) -> int:
+    """How many of ``card`` lie face up: on the tableaux or the discard pile."""
+    return view.seen_count(card) - view.hand_codes.count(card)
+
+
+def need_remedy(tableau: Tableau) -> int:
+    """The remedy the side needs to roll (``mille-ai``'s ``needRemedy``), NO_CARD if rolling."""
+    if tableau.rolling:
+        return NO_CARD
+    showing = tableau.hazard_showing
+    return ROLL if showing == NO_CARD else REMEDY_FOR[showing]
+
+
+def running_total(tableau: Tableau, score: int) -> int:
+    """The game total before the hand, the distance, and the safeties' and coups-fourrés'
+    points: how far ahead a side is, as the original weighs it."""
+    return tableau.distance + score + len(tableau.safeties) * 100 + len(tableau.coup_fourres) * 300
+
+
+def _by_number(move: Move) -> int:
+    assert isinstance(move, Play | Discard)
+    return MILLE_NUMBER[move.code]
+
+
+# -- a turn ------------------------------------------------------------------------------------
+
+
+class _Turn:
+    """One play-or-discard decision, in the original's order of questions."""
+
+    def __init__(self, view: SeatView) -> None:
+        self.view = view
+        self.side = view.side
+        self.us = view.tableau(view.side)
+        self.target = view.target
+        self.opponents = _opponents(view)
+        self.discards: list[Discard] = []
+        self.mileage: list[Play] = []
+        self.attacks: list[Play] = []
+        self.remedies: list[Play] = []
+        self.safeties: list[Play] = []
+        for move in mille_order(view):
+            if isinstance(move, Discard):
+                self.discards.append(move)
+                continue
+            assert isinstance(move, Play)
+            kind = KIND[move.code]
+            if kind == DISTANCE:
+                self.mileage.append(move)
+            elif kind == REMEDY:
+                self.remedies.append(move)
+            elif kind == HAZARD:
+                self.attacks.append(move)
+            else:
+                self.safeties.append(move)
+
+    def choose(self) -> Move:
+        for step in (self.finish, self.attack, self.remedy, self.drive, self.cure_by_safety):
+            move = step()
+            if move is not None:
                 return move
-        attack = _best_attack(view, [move for move in plays if KIND[move.code] == HAZARD])
-        if attack is not None:
-            return attack
-        remedies = sorted(
-            (move for move in plays if KIND[move.code] == REMEDY),
-            key=lambda m: _REMEDY_ORDER[m.code],
+        return self.discard()
+
+    def holds_safety_play(self, safety: int) -> bool:
+        return any(move.code == safety for move in self.safeties)
+
+    # -- plays -----------------------------------------------------------------------------------
+
+    def finish(self) -> Move | None:
+        """The card that completes the trip exactly."""
+        needed = self.target - self.us.distance
+        for move in self.mileage:
+            if KM[move.code] == needed:
+                return move
+        return None
+
+    def attack(self) -> Move | None:
+        """The heaviest hazard, if any weighs more than -1.
+
+        Weights are summed in the original's order (floats: 0.6, 0.01 and 0.5 make sums whose
+        rounding decides ties), and a later hazard of the same weight takes the place of an
+        earlier one, as the original's table of hazards by weight does.
+        """
+        view = self.view
+        scores = view.scores
+        us = self.us
+        target = self.target
+        mine = running_total(us, scores[self.side])
+        by_weight: dict[float, Play] = {}
+        highest = -10.0
+        for move in self.attacks:
+            card = move.code
+            rival_side = move.target
+            assert rival_side is not None
+            rival = view.tableau(rival_side)
+            theirs = running_total(rival, scores[rival_side])
+            weight = 0.0
+            for threshold, points in ((3000, 1), (3500, 1), (4000, 1), (4500, 2)):
+                if theirs >= threshold:
+                    weight += points
+            if theirs >= mine + 1000:
+                weight += 1
+            if theirs >= mine + 2000:
+                weight += 3
+            if rival.distance >= us.distance + 400:
+                weight += 1
+            if rival.distance >= target - 200:
+                if rival.distance >= target - 50 and card == SPEED_LIMIT:
+                    weight = -10.0
+                else:
+                    weight += 1
+            if card != SPEED_LIMIT and card != STOP:
+                weight += 0.6
+            if card == STOP:
+                weight += 0.01
+            safety = SAFETY_FOR[card]
+            if played(view, safety) == 1 or self.holds_safety_play(safety):
+                weight += 0.5
+            elif view.draw_pile < CAREFUL_BELOW:
+                weight = -10.0
+            else:
+                weight -= 0.5
+            if weight > highest:
+                highest = weight
+            by_weight[weight] = move
+        if highest > -1:
+            return by_weight[highest]
+        return None
+
+    def remedy(self) -> Move | None:
+        """The first remedy in the original's card order; but near home, with an End of Limit
+        first, the longest distance instead."""
+        if not self.remedies:
+            return None
+        first = min(self.remedies, key=_by_number)
+        if first.code == END_OF_LIMIT and self.us.distance >= self.target - 50 and self.mileage:
+            return max(self.mileage, key=_by_number)
+        return first
+
+    def drive(self) -> Move | None:
+        """The longest distance; within 200 km of home with three distance plays or more, the
+        first (longest first) of two that finish exactly."""
+        if not self.mileage:
+            return None
+        longest_first = sorted(self.mileage, key=_by_number, reverse=True)
+        distance = self.us.distance
+        if len(longest_first) > 2 and distance > self.target - 200:
+            for number, first in enumerate(longest_first):
+                for second in longest_first[number + 1 :]:
+                    if distance + KM[first.code] + KM[second.code] == self.target:
+                        return first
+        return longest_first[0]
+
+    def cure_by_safety(self) -> Move | None:
+        """The safety that answers the remedy the side needs, or Right of Way under a limit."""
+        needed = need_remedy(self.us)
+        if needed != NO_CARD:
+            safety = SAFETY_FOR[CURES[needed]]
+            for move in self.safeties:
+                if move.code == safety:
+                    return move
+        if self.us.limited:
+            for move in self.safeties:
+                if move.code == RIGHT_OF_WAY:
+                    return move
+        return None
+
+    # -- discards --------------------------------------------------------------------------------
+
+    def discard(self) -> Move:
+        """Dead cards first, spare ones next; a safety laid rather than a useful card thrown."""
+        remedies = [move for move in self.discards if KIND[move.code] == REMEDY]
+        attacks = [move for move in self.discards if KIND[move.code] == HAZARD]
+        mileage = sorted(
+            (move for move in self.discards if KIND[move.code] == DISTANCE), key=_by_number
         )
-        if remedies:
-            if remedies[0].code == END_OF_LIMIT and distance and view.target - mine.distance <= 50:
-                return max(distance, key=lambda move: KM[move.code])
-            return remedies[0]
-        if distance:
-            return _longest(view, distance)
-        safeties = [move for move in plays if KIND[move.code] == SAFETY]
-        showing = mine.hazard_showing
-        for move in safeties:
-            if showing >= 0 and SAFETY_FOR[showing] == move.code:
+        rival_safeties = [
+            safety for side in self.opponents for safety in self.view.tableau(side).safeties
+        ]
+        dead = (
+            self.dead_remedy(remedies)
+            or self.hazard_rival_is_safe_from(attacks, rival_safeties)
+            or self.distance_out_of_use(mileage, rival_safeties)
+            or self.spare_remedy(remedies)
+        )
+        if dead is not None:
+            return dead
+        if self.safeties:
+            return self.safeties[0]
+        spare = self.spare_hazard(attacks)
+        if spare is not None:
+            return spare
+        if mileage:
+            if len(mileage) > 1:
+                return mileage[0]
+            for remedy in sorted(remedies, key=_by_number, reverse=True):
+                if remedy.code != ROLL:
+                    return remedy
+            if attacks:
+                return sorted(attacks, key=_by_number, reverse=True)[0]
+        return self.discards[0]
+
+    def dead_remedy(self, remedies: list[Discard]) -> Discard | None:
+        """A remedy whose safety is in hand or on the own tableau, or whose hazards are all
+        played (the first in hand order that is either)."""
+        for remedy in remedies:
+            safety = SAFETY_FOR[CURES[remedy.code]]
+            if self.holds_safety_play(safety) or safety in self.us.safeties:
+                return remedy
+            hazard = CURES[remedy.code]
+            for counted, deck in _ALL_OUT:
+                if hazard == counted and played(self.view, hazard) == deck:
+                    return remedy
+        return None
+
+    def hazard_rival_is_safe_from(
+        self, attacks: list[Discard], rival_safeties: list[int]
+    ) -> Discard | None:
+        """With one opponent side, a hazard it has the safety for."""
+        if len(self.opponents) != 1:
+            return None
+        for attack in attacks:
+            if SAFETY_FOR[attack.code] in rival_safeties:
+                return attack
+        return None
+
+    def distance_out_of_use(
+        self, mileage: list[Discard], rival_safeties: list[int]
+    ) -> Discard | None:
+        """Shortest first: distance over 50 when the side is limited for good (every End of
+        Limit played, and an opponent holds Right of Way, as the original reads it); a third
+        200 or a 200 within 200 km of home; a card too long for what is left."""
+        if not mileage:
+            return None
+        us = self.us
+        if (
+            played(self.view, END_OF_LIMIT) == _ALL_END_OF_LIMITS
+            and us.limited
+            and RIGHT_OF_WAY in rival_safeties
+        ):
+            for move in mileage:
+                if move.code > DISTANCE_50:
+                    return move
+        distance, target = us.distance, self.target
+        for move in mileage:
+            code = move.code
+            if (us.two_hundreds == 2 or distance > target - 200) and code == DISTANCE_200:
                 return move
-            if mine.limited and move.code == RIGHT_OF_WAY:
+            if distance > target - 100 and code == DISTANCE_100:
                 return move
-        return _discard(view, discards, safeties) if discards else moves[0]
+            if distance > target - 75 and code == DISTANCE_75:
+                return move
+            if distance > target - 50 and code == DISTANCE_50:
+                return move
+        return None
+
+    def spare_remedy(self, remedies: list[Discard]) -> Discard | None:
+        """The first kind of remedy held more than once (Go: more than twice)."""
+        for card, kept in _SPARES:
+            copies = [move for move in remedies if move.code == card]
+            if len(copies) > kept:
+                return copies[0]
+        return None
+
+    def spare_hazard(self, attacks: list[Discard]) -> Discard | None:
+        """With three hazards or more in hand, the first Stop or Speed Limit."""
+        if len(attacks) > 2:
+            for attack in attacks:
+                if attack.code == SPEED_LIMIT or attack.code == STOP:
+                    return attack
+        return None
 
 
-_REMEDY_ORDER = {
-    card: order for order, card in enumerate((SPARE_TIRE, GASOLINE, REPAIRS, ROLL, END_OF_LIMIT))
-}
-"""Spare Tire, Gasoline, Repairs, then Roll, then End of Limit: the order it cures in."""
+# -- the extension -----------------------------------------------------------------------------
 
 
-def _runaway(view: SeatView) -> bool:
-    """Extend only when far ahead early: rolling, the pile still deep, every rival stopped and
-    under 300 km."""
-    rivals = [view.tableau(side) for side in range(view.sides) if side != view.side]
+def go_for_extension(view: SeatView) -> bool:
+    """Extend as a last resort when a rival would pass 5,000 ahead anyway, or in a runaway:
+    rolling, the pile deep, no rival rolling nor at 300 km.
+
+    The original's estimate of its own total counts the trip and a safe trip always, 500 if any
+    rival is at 0 km, and the all-four-safeties bonus of its own side for every rival too.
+    """
+    us = view.tableau(view.side)
+    scores = view.scores
+    all_four = 300 if len(us.safeties) == 4 else 0
+    mine = running_total(us, scores[view.side]) + all_four + 400 + 300
+    shutout = False
+    highest = 0
+    for side in _opponents(view):
+        rival = view.tableau(side)
+        if rival.distance == 0:
+            shutout = True
+        total = running_total(rival, scores[side]) + all_four
+        if total > highest:
+            highest = total
+    if shutout:
+        mine += 500
+    if highest > 5000 and mine <= highest:
+        return True
+    rivals = [view.tableau(side) for side in _opponents(view)]
     return (
-        view.tableau(view.side).rolling
-        and view.draw_pile > 75
+        us.rolling
+        and view.draw_pile > EXTEND_ABOVE
         and not any(rival.rolling for rival in rivals)
         and max(rival.distance for rival in rivals) < 300
     )
-
-
-def _best_attack(view: SeatView, attacks: list[Play]) -> Play | None:
-    """The hazard that hurts most, unless every one is too risky near the end of the pile."""
-    mine = view.tableau(view.side)
-    target = view.target
-    best, best_weight = None, -1.0
-    for move in attacks:
-        assert move.target is not None
-        rival = view.tableau(move.target)
-        card = move.code
-        weight = 0.0
-        if rival.distance >= mine.distance + 400:
-            weight += 1
-        if rival.distance >= target - 200:
-            if rival.distance >= target - 50 and card == SPEED_LIMIT:
-                weight = -10.0
-            else:
-                weight += 1
-        if card not in (SPEED_LIMIT, STOP):
-            weight += 0.6
-        elif card == STOP:
-            weight += 0.01
-        safety = SAFETY_FOR[card]
-        safety_known = view.seen_count(safety) > 0
-        if safety_known:
-            weight += 0.5
-        elif view.draw_pile < CAREFUL_BELOW:
-            weight = -10.0
-        else:
-            weight -= 0.5
-        if weight > best_weight or (weight == best_weight and best is not None):
-            best, best_weight = move, weight
-    return best
-
-
-def _longest(view: SeatView, distance: list[Play]) -> Play:
-    """The longest distance, unless two cards in hand finish the trip within 200 km."""
-    mine = view.tableau(view.side)
-    ordered = sorted(distance, key=lambda move: KM[move.code], reverse=True)
-    if len(ordered) > 2 and mine.distance > view.target - 200:
-        for number, first in enumerate(ordered):
-            for second in ordered[number + 1 :]:
-                if mine.distance + KM[first.code] + KM[second.code] == view.target:
-                    return first
-    return ordered[0]
-
-
-def _discard(view: SeatView, discards: list[Discard], safeties: list[Play]) -> Move:
-    """Dead cards first, then spare copies; a safety is laid rather than discarding something
-    useful; then spare hazards, and the shortest distance last."""
-    mine = view.tableau(view.side)
-    target = view.target
-    rivals = [view.tableau(side) for side in range(view.sides) if side != view.side]
-    held = {move.code for move in safeties} | set(view.hand_codes)
-    remedies = [move for move in discards if KIND[move.code] == REMEDY]
-    hazards = [move for move in discards if KIND[move.code] == HAZARD]
-    distance = sorted(
-        (move for move in discards if KIND[move.code] == DISTANCE), key=lambda m: KM[m.code]
-    )
-    for move in remedies:
-        hazard = CURES[move.code]
-        safety = SAFETY_FOR[hazard]
-        if safety in held or mine.protected(hazard):
-            return move
-        if view.unseen_count(hazard) == 0:
-            return move
-    if len(rivals) == 1:
-        for move in hazards:
-            if rivals[0].protected(move.code):
-                return move
-    if distance and mine.limited and view.seen_count(END_OF_LIMIT) == view.deck_count(END_OF_LIMIT):
-        for move in distance:
-            if KM[move.code] > 50:
-                return move
-    for move in distance:
-        km = KM[move.code]
-        if move.code == DISTANCE_200 and (mine.two_hundreds >= 2 or mine.distance > target - 200):
-            return move
-        if km < 200 and mine.distance + km > target:
-            return move
-    hand = view.hand_codes
-    for card, spare in ((SPARE_TIRE, 1), (GASOLINE, 1), (REPAIRS, 1), (ROLL, 2), (END_OF_LIMIT, 1)):
-        if hand.count(card) > spare:
-            return next(move for move in remedies if move.code == card)
-    if safeties:
-        return safeties[0]
-    if len(hazards) > 2:
-        for move in hazards:
-            if move.code in (SPEED_LIMIT, STOP):
-                return move
-    if len(distance) == 1:
-        for move in sorted(remedies, key=lambda m: -m.code):
-            if move.code != ROLL:
-                return move
-        if hazards:
-            return max(hazards, key=lambda move: move.code)
-    if distance:
-        return distance[0]
-    return discards[0]
