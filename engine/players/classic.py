@@ -1,306 +1,845 @@
-"""A reference opponent of the classic kind: the way BSD ``mille``'s computer player (Ken Arnold,
-1982) decides, written afresh for this engine from reading how that player reasons.
+"""A faithful reference of BSD ``mille``'s computer player: the decisions of ``calcmove()`` in
+``comp.c`` and of what it calls (``canplay``, ``onecard``, the computer's side of ``check_ext``),
+with the bookkeeping they read (``Numseen``, ``Numcards``, ``Numneed``, ``Numgos``), written again
+in Python for this engine.
 
-It is here so anyone can measure the project's players against the best-known program of the
-game (``scorekeeper simulate --players strong,classic``). What it takes from its model:
+Source: BSD ``mille`` by Ken Arnold (1982), Copyright (c) 1982, 1993 The Regents of the University
+of California, distributed under the BSD licence (redistribution with or without modification
+permitted provided the copyright notice is retained). No code or comment of it is copied here: this
+module makes the same decisions from the same quantities, with the same integer arithmetic (``/``
+truncates toward zero; ``unsigned`` variables wrap) and the same tie-breaks (``>=`` for the best
+card and ``<=`` for the worst: the last slot of the hand wins a tie), and draws ``roll(1, 10)``
+from the player's own ``Random`` exactly where the original rolls. A recorded set of the original's
+decisions (``tests/engine/fixtures/classic_decisions.json.gz``) checks that it still agrees.
 
-- every card it has seen is counted, and each card in hand gets one number that serves twice:
-  the best playable card is played, and when nothing is playable the lowest is discarded;
-- a remedy or a Roll is worth more while its hazards are still to come, and nothing once they
-  are all out or a safety covers them; copies of one card are worth less the more it holds;
-- a hazard is worth more the scarcer its cure, and more still when the opponent is one card
-  from home or has not moved yet;
-- safeties are held for a coup-fourré, and laid when they cure the hazard showing, when the
-  opponent may finish on its next card, when their hazards are all out, or, with nothing to
-  play, ever more likely as the draw pile runs down;
-- it keeps one low distance card against a Speed Limit, and avoids getting stuck a few km short;
-- it extends when it holds two safeties or more and the opponent is stuck or far behind.
+Internally every card is numbered as comp.c numbers it (``C_25`` = 0 ... ``C_RIGHT_WAY`` = 18,
+``C_INIT`` = -1 for no card), because some of its values *are* card numbers. How the engine maps
+onto comp.c's world:
 
-It reads nothing of the score or the variants: the original never did.
+- **hand**: the engine's hand order (``view.hand_codes``) is the slot order; a hand of fewer than
+  seven cards has its empty slots (``C_INIT``) first, where the original moves them.
+- **battle**: the top of the battle pile; an empty pile is ``C_INIT``. A hazard *corrected* by a
+  safety in turn (the engine's ``NO_CARD`` marker) is ``C_GO`` when the side rolls (what comp.c
+  itself leaves after such a safety), else ``C_INIT``: nothing to cure, a Roll needed, which
+  comp.c's own ``is_repair(C_INIT)`` already treats so. **speed**: the top of the speed pile.
+  **can_go**: ``Tableau.rolling``. **mileage**, **nummiles[C_200]**: the side's distance and 200s
+  (the seat's own 200s under ``two_hundreds_limit: player``).
+- **safety[]**: for the own side, ``S_PLAYED`` if on its tableau, ``S_IN_HAND`` if in this seat's
+  hand, else ``S_UNKNOWN``; for the opponent, ``S_PLAYED`` or ``S_UNKNOWN`` (comp.c never marks
+  the human's hand).
+- **Numseen**: comp.c counts every card the computer ever held and every card its opponent played
+  or discarded: with the engine, every card face up plus the seat's hand (``view.seen_count``).
+  **Numcards**: the deck of the rules in force (comp.c's own at 2 and 3 players);
+  ``DECK_SZ`` is that deck's size. **Topcard - Deck**: ``view.draw_pile``. **End**: the target.
+- **Numgos**: reset at each hand; each card the seat draws adds to it as comp.c's ``account()``
+  does (a hazard 1; Extra Tank, Puncture Proof or Driving Ace the count of its hazard not yet
+  seen), the dealt six too but only when this seat starts the hand (comp.c deals before the
+  turn passes). The player finds its draws by comparing its hand with the one it left, and a new
+  hand by the draw pile growing, the cards face up shrinking, or the sheet's totals changing.
+- **Numneed**: comp.c never resets it (a global of the whole run), so the player keeps it for its
+  life, raised twice by each turn decided while stopped by a hazard, as ``calcmove`` does.
+- **More than two sides** (BSD had two players): ``op`` is the opponent side furthest along (the
+  first such side on a tie); hazards go to it, or to another opponent if the engine refuses it.
+- **Coup-fourré**: comp.c lays, before drawing, the first safety in hand that answers its battle
+  top or (Right of Way) a Speed Limit: the player always takes the chance with that safety.
+- **Extension**: the computer's branch of ``check_ext``, asked with the hand as it was when the
+  700 was played (the card just played still in it, as ``playcard`` asks).
+
+When comp.c's choice is not a legal move in the engine (seen only where comp.c's picture and the
+engine's rules part: a first safety in hand that answers a hazard other than the one of the
+coup-fourré chance; a "play" of a card comp.c valued at nothing it may not play), the player takes
+the closest legal move: the coup-fourré the chance offers, or the discard of that card.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from random import Random
-from typing import ClassVar
+from typing import ClassVar, Final
 
-from engine.codes import (
-    ANSWERS,
-    CURES,
-    DISTANCE,
-    DISTANCE_25,
-    DISTANCE_50,
-    DISTANCE_200,
-    DISTANCES,
-    END_OF_LIMIT,
-    HAZARD,
-    KIND,
-    KM,
-    NO_CARD,
-    REMEDY,
-    REMEDY_FOR,
-    RIGHT_OF_WAY,
-    ROLL,
-    SAFETY,
-    SAFETY_FOR,
-    SPEED_LIMIT,
-    STOP,
+from engine.codes import COUNT, KIND, NO_CARD, SAFETY
+from engine.moves import (
+    CALL,
+    COUP_FOURRE,
+    DECLINE,
+    DISCARD,
+    HAZARD_PLAY,
+    OWN_PLAY,
+    PASS,
+    CoupFourre,
+    Discard,
+    Move,
+    Play,
 )
-from engine.moves import CALL, DECLINE, Discard, Move, Play
+from engine.rules import TwoHundredsLimit
 from engine.state import Phase
 from engine.tableau import Tableau
 from engine.view import SeatView
 
-VALUABLE = 40
-"""The value of the card that completes the trip (the first one, if several would)."""
-NEVER = -1000
-"""The value of a card that must not be played now."""
+# -- comp.c's numbering ----------------------------------------------------------------------------
+
+C_INIT: Final = -1
+C_25: Final = 0
+C_50: Final = 1
+C_75: Final = 2
+C_100: Final = 3
+C_200: Final = 4
+C_EMPTY: Final = 5
+C_FLAT: Final = 6
+C_CRASH: Final = 7
+C_STOP: Final = 8
+C_LIMIT: Final = 9
+C_GAS: Final = 10
+C_SPARE: Final = 11
+C_REPAIRS: Final = 12
+C_GO: Final = 13
+C_END_LIMIT: Final = 14
+C_GAS_SAFE: Final = 15
+C_SPARE_SAFE: Final = 16
+C_DRIVE_SAFE: Final = 17
+C_RIGHT_WAY: Final = 18
+NUM_CARDS: Final = 20
+HAND_SZ: Final = 7
+S_UNKNOWN: Final = 0
+S_IN_HAND: Final = 1
+S_PLAYED: Final = 2
+S_RIGHT_WAY: Final = 3
+S_CONV: Final = 15
+M_DISCARD: Final = 0
+M_DRAW: Final = 1
+M_PLAY: Final = 2
+V_VALUABLE: Final = 40
+"""The value of the first card that would complete the trip."""
+
+VALUE: Final = (25, 50, 75, 100, 200)
+OPPOSITE: Final = (
+    C_25, C_50, C_75, C_100, C_200, C_GAS, C_SPARE, C_REPAIRS, C_GO, C_END_LIMIT,
+    C_EMPTY, C_FLAT, C_CRASH, C_STOP, C_LIMIT, C_EMPTY, C_FLAT, C_CRASH, C_STOP,
+)  # fmt: skip
+"""comp.c's ``Opposite``: a hazard's remedy, a remedy's hazard, a safety's (first) hazard."""
+NUMNEED_AT_START: Final = (0, 0, 0, 0, 0, 2, 2, 2, 4, 3, 2, 2, 2, 10, 3, 1, 1, 1, 1, 0)
+"""comp.c's starting ``Numneed``."""
+
+BSD_CODE: Final = (0, 1, 2, 3, 4, 7, 5, 6, 8, 9, 12, 10, 11, 13, 14, 17, 15, 16, 18)
+"""comp.c's number of each engine card code."""
+ENGINE_CODE: Final = tuple(BSD_CODE.index(card) for card in range(COUNT))
+"""The engine's code of each of comp.c's card numbers."""
+
+_SAFETY_OF: Final = (0, 0, 0, 0, 0, 15, 16, 17, 18, 18, 15, 16, 17, 18, 18, 15, 16, 17, 18)
+"""comp.c's ``safety()``: the safety of each card's family (0 for distance)."""
+
+
+def is_safety(card: int) -> bool:
+    return card >= C_GAS_SAFE
+
+
+def is_repair(card: int) -> bool:
+    """comp.c counts the empty battle pile among the remedies: a Go may follow it."""
+    return card == C_GAS or card == C_SPARE or card == C_REPAIRS or card == C_INIT
+
+
+def value_of(card: int) -> int:
+    """A distance card's km; an empty slot adds nothing (comp.c reads outside its table there)."""
+    return VALUE[card] if 0 <= card <= C_200 else 0
+
+
+def c_div(value: int, divisor: int) -> int:
+    """C's ``int / int``: truncated toward zero."""
+    quotient = abs(value) // abs(divisor)
+    return quotient if (value >= 0) == (divisor > 0) else -quotient
+
+
+def c_div_unsigned(value: int, divisor: int) -> int:
+    """C's ``int /= unsigned``: the int is taken modulo 2**32, and the result read back signed."""
+    quotient = (value & 0xFFFFFFFF) // divisor
+    return quotient - (1 << 32) if quotient >= 1 << 31 else quotient
+
+
+# -- comp.c's picture of a position ----------------------------------------------------------------
+
+
+class Side:
+    """One side as comp.c's ``PLAY`` holds it (what the decisions read of it)."""
+
+    __slots__ = ("battle", "speed", "can_go", "mileage", "two_hundreds", "safety")
+
+    def __init__(
+        self,
+        battle: int,
+        speed: int,
+        can_go: bool,
+        mileage: int,
+        two_hundreds: int,
+        safety: list[int],
+    ) -> None:
+        self.battle = battle
+        self.speed = speed
+        self.can_go = can_go
+        self.mileage = mileage
+        self.two_hundreds = two_hundreds
+        self.safety = safety
+        """S_UNKNOWN, S_IN_HAND or S_PLAYED for each safety, by ``card - S_CONV``."""
+
+
+class Position:
+    """Everything comp.c's decisions read, in its numbering: the computer's hand (seven slots),
+    both sides, the counts, the cards left to draw and the target (``End``)."""
+
+    __slots__ = (
+        "hand",
+        "me",
+        "op",
+        "numseen",
+        "numcards",
+        "numneed",
+        "numgos",
+        "cards_left",
+        "end",
+        "deck_size",
+    )
+
+    def __init__(
+        self,
+        hand: list[int],
+        me: Side,
+        op: Side,
+        numseen: list[int],
+        numcards: list[int],
+        numneed: list[int],
+        numgos: int,
+        cards_left: int,
+        end: int,
+        deck_size: int,
+    ) -> None:
+        self.hand = hand
+        self.me = me
+        self.op = op
+        self.numseen = numseen
+        self.numcards = numcards
+        self.numneed = numneed
+        """The player's own list: :func:`calcmove` raises it as comp.c does."""
+        self.numgos = numgos
+        self.cards_left = cards_left
+        self.end = end
+        self.deck_size = deck_size
+
+
+# -- what comp.c's decisions call ------------------------------------------------------------------
+
+
+def canplay(pos: Position, me: Side, op: Side, card: int) -> bool:
+    """Whether comp.c's rules let ``me`` play ``card`` (hazards on ``op``)."""
+    if C_25 <= card <= C_200:
+        if card == C_200 and me.two_hundreds == 2:
+            return False
+        if card in (C_75, C_100, C_200) and me.speed == C_LIMIT:
+            return False
+        if card != C_25 and me.mileage + VALUE[card] > pos.end:
+            return False
+        return me.can_go
+    if card in (C_EMPTY, C_FLAT, C_CRASH, C_STOP):
+        return op.can_go and op.safety[_SAFETY_OF[card] - S_CONV] != S_PLAYED
+    if card == C_LIMIT:
+        return (
+            op.speed != C_LIMIT and op.safety[S_RIGHT_WAY] != S_PLAYED and op.mileage + 50 < pos.end
+        )
+    if card in (C_GAS, C_SPARE, C_REPAIRS):
+        return me.battle == OPPOSITE[card]
+    if card == C_GO:
+        return not me.can_go and (is_repair(me.battle) or me.battle == C_STOP)
+    if card == C_END_LIMIT:
+        return me.speed == C_LIMIT
+    return False
+
+
+def onecard(pos: Position, side: Side) -> bool:
+    """Whether ``side`` might finish with its next card, as comp.c guesses it. Its Right of Way
+    test reads ``Numseen`` at the safety's *index* (3, the 100s seen): kept as the original."""
+    numseen = pos.numseen
+    battle, speed = side.battle, side.speed
+    could_go = (
+        side.can_go
+        or (
+            (is_repair(battle) or battle == C_STOP or speed == C_LIMIT)
+            and numseen[S_RIGHT_WAY] != 0
+        )
+        or (battle >= 0 and numseen[_SAFETY_OF[battle]] != 0)
+    )
+    if not could_go:
+        return False
+    left = pos.end - side.mileage
+    card = C_INIT
+    if left == 200:
+        if side.two_hundreds == 2:
+            return False
+        card = C_200
+    if left in (200, 100, 75):
+        if card == C_INIT:
+            card = C_75 if left == 75 else C_100
+        if speed == C_LIMIT:
+            return numseen[S_RIGHT_WAY] == 0
+    if left in (200, 100, 75, 50, 25):
+        if card == C_INIT:
+            card = C_25 if left == 25 else C_50
+        return numseen[card] != pos.numcards[card]
+    return False
+
+
+def check_ext(pos: Position) -> bool:
+    """The computer's answer at exactly 700: extend with two safeties known or more, the opponent
+    neither at 0 km, nor one card from home, nor rolling past 500; and then either no safety the
+    computer does not know of is the opponent's, or the distance in hand plus three times the
+    cards left to draw passes 1,000."""
+    if pos.end != 700:
+        return False
+    me, op = pos.me, pos.op
+    known = sum(1 for state in me.safety if state != S_UNKNOWN)
+    if known < 2:
+        return False
+    if op.mileage == 0 or onecard(pos, op) or (op.can_go and op.mileage >= 500):
+        return False
+    elsewhere = sum(
+        1 for index in range(4) if op.safety[index] != S_PLAYED and me.safety[index] == S_UNKNOWN
+    )
+    if elsewhere + known == 4:
+        return True
+    miles = sum(value_of(card) for card in pos.hand)
+    return miles + pos.cards_left * 3 > 1000
+
+
+def roll_die(rng: Random) -> int:
+    """comp.c's ``roll(1, 10)``."""
+    return rng.randint(1, 10)
+
+
+# -- calcmove --------------------------------------------------------------------------------------
+
+
+class _Scan:
+    """What calcmove's first pass over the hand finds: each slot's playability, the counts of
+    each card, how many cards may be played, and whether a hazard may be played or the trip
+    completed."""
+
+    __slots__ = ("playit", "count", "cango", "safe", "canstop", "foundend")
+
+    def __init__(self) -> None:
+        self.playit = [0] * HAND_SZ
+        self.count = [0] * NUM_CARDS
+        self.cango = 0
+        self.safe = 0
+        self.canstop = False
+        self.foundend = False
+
+
+def _first_pass(pos: Position, scan: _Scan) -> int:
+    """Scan the hand; return the slot of a safety that answers the own battle top or Speed
+    Limit (laid at once: a coup-fourré before the draw), else -1."""
+    me, op = pos.me, pos.op
+    numseen, numcards = pos.numseen, pos.numcards
+    for slot in range(HAND_SZ):
+        card = pos.hand[slot]
+        if is_safety(card):
+            if me.battle == OPPOSITE[card] or (me.speed == C_LIMIT and card == C_RIGHT_WAY):
+                return slot
+            scan.safe += 1
+            scan.playit[slot] = 1
+        else:
+            playable = canplay(pos, me, op, card)
+            scan.playit[slot] = int(playable)
+            if playable:
+                scan.cango += 1
+                if card in (C_STOP, C_CRASH, C_FLAT, C_EMPTY):
+                    scan.canstop = True
+                elif card == C_LIMIT:
+                    if numseen[C_25] == numcards[C_25] and numseen[C_50] == numcards[C_50]:
+                        scan.canstop = True
+                elif card <= C_200 and card >= C_25 and me.mileage + VALUE[card] == pos.end:
+                    scan.foundend = True
+        if card >= 0:
+            scan.count[card] += 1
+    return -1
+
+
+def _safety_to_lay(pos: Position, scan: _Scan, roll: Callable[[], int]) -> int:
+    """The slot of a safety laid now rather than held, else -1: when the opponent may finish,
+    when finishing without extending with nothing to stop it, when its hazards are all out, or
+    (nothing to play) ever more likely as the draw pile runs down (one roll per safety asked)."""
+    me, op = pos.me, pos.op
+    numseen, numcards = pos.numseen, pos.numcards
+    slot = 0
+    while scan.safe and slot < HAND_SZ:
+        card = pos.hand[slot]
+        if is_safety(card):
+            if onecard(pos, op) or (scan.foundend and scan.cango and not scan.canstop):
+                return slot
+            oppos = OPPOSITE[card]
+            if numseen[oppos] == numcards[oppos] and not (
+                card == C_RIGHT_WAY and numseen[C_LIMIT] != numcards[C_LIMIT]
+            ):
+                return slot
+            if not scan.cango and (op.can_go or not me.can_go or pos.cards_left < 0):
+                left = pos.cards_left - roll()
+                if (not me.mileage) != (not op.mileage):
+                    left -= 7
+                if left < pos.deck_size // 4:
+                    return slot
+            scan.safe -= 1
+            scan.playit[slot] = scan.cango
+        slot += 1
+    return -1
+
+
+def _count_need(pos: Position) -> None:
+    """comp.c's note that a stopped computer needs the remedy of its battle top."""
+    me = pos.me
+    if not me.can_go and not is_repair(me.battle):
+        pos.numneed[OPPOSITE[me.battle]] += 1
+
+
+class _Valuation:
+    """calcmove's second pass: one value per slot, the best (last on ties) to play when a card
+    may be played, the worst (last on ties) to discard otherwise. A distance card that would
+    leave the side stuck a few km short may take the last playable card away: then the pass is
+    made again as a discard, with the counts as the abandoned pass left them."""
+
+    __slots__ = (
+        "pos",
+        "scan",
+        "cango",
+        "foundlow",
+        "foundend",
+        "count200",
+        "badcount",
+        "nummax",
+        "nummin",
+        "redo",
+    )
+
+    def __init__(self, pos: Position, scan: _Scan) -> None:
+        self.pos = pos
+        self.scan = scan
+        self.cango = scan.cango
+        self.foundlow = False
+        self.foundend = False
+        self.count200 = 0
+        self.badcount = 0
+        self.nummax = -1
+        self.nummin = -1
+        self.redo = False
+
+    def run(self) -> None:
+        """Value the hand, again as a discard as long as a pass asks for it."""
+        while True:
+            self.redo = False
+            self._pass()
+            if not self.redo:
+                return
+
+    def _pass(self) -> None:
+        pos, scan = self.pos, self.scan
+        me = pos.me
+        count = scan.count
+        self.foundlow = bool(
+            self.cango
+            or count[C_END_LIMIT] != 0
+            or pos.numseen[C_LIMIT] == pos.numcards[C_LIMIT]
+            or me.safety[S_RIGHT_WAY] != S_UNKNOWN
+        )
+        self.foundend = False
+        self.count200 = me.two_hundreds
+        self.badcount = 0
+        curmax, curmin = -1, 101
+        self.nummax = self.nummin = -1
+        for slot in range(HAND_SZ):
+            card = pos.hand[slot]
+            if is_safety(card) or scan.playit[slot] == (1 if self.cango else 0):
+                value = self._value(card)
+                if self.redo:
+                    return
+            else:
+                value = 0 if self.cango else 101
+            if card != C_INIT:
+                if value >= curmax:
+                    self.nummax, curmax = slot, value
+                if value <= curmin:
+                    self.nummin, curmin = slot, value
+
+    def _value(self, card: int) -> int:
+        if card == C_25 or card == C_50:
+            return self._low_distance(card)
+        if card == C_200:
+            self.count200 += 1
+            if self.count200 > 2:
+                return 0
+            return self._high_distance(card)
+        if card == C_75 or card == C_100:
+            return self._high_distance(card)
+        if card == C_END_LIMIT:
+            return self._end_of_limit()
+        if card in (C_REPAIRS, C_SPARE, C_GAS):
+            return self._remedy(card)
+        if card == C_GO:
+            return self._go()
+        if card == C_LIMIT:
+            return self._speed_limit()
+        if card in (C_CRASH, C_EMPTY, C_FLAT):
+            return self._hazard(card)
+        if card == C_STOP:
+            return self._stop()
+        if is_safety(card):
+            return 0 if self.cango else 101
+        return 0
+
+    def _low_distance(self, card: int) -> int:
+        """25 and 50: kept back when they could leave the side stuck short of the target, and
+        the first low card is kept (valued high) while a Speed Limit may still come."""
+        pos = self.pos
+        me, count = pos.me, self.scan.count
+        diff = pos.end - me.mileage
+        if (
+            pos.cards_left > 0
+            and self.cango
+            and diff <= 100
+            and diff // VALUE[card] > count[card]
+            and (card == C_25 or diff % 50 == 0)
+            and not (card == C_50 and diff - 50 == 25 and count[C_25] > 0)
+        ):
+            self.cango -= 1
+            if self.cango <= 0:
+                self.redo = True
+            return 0
+        value = (VALUE[card] >> 3) + (1 if me.speed == C_LIMIT else -1)
+        if not self.foundlow and (card == C_50 or count[C_50] == 0):
+            value = 10 if me.mileage else 20
+            self.foundlow = True
+        return self._against_target(card, value)
+
+    def _high_distance(self, card: int) -> int:
+        value = (VALUE[card] >> 3) + (-1 if self.pos.me.speed == C_LIMIT else 1)
+        return self._against_target(card, value)
+
+    def _against_target(self, card: int, value: int) -> int:
+        """Past the target a card is worth its number (at 700) or nothing; the first card to
+        reach it exactly is valuable, any other its number."""
+        pos = self.pos
+        reach = pos.me.mileage + VALUE[card]
+        if reach > pos.end:
+            return card if pos.end == 700 else 0
+        if reach == pos.end:
+            value = card if self.foundend else V_VALUABLE
+            self.foundend = True
+        return value
+
+    def _end_of_limit(self) -> int:
+        pos = self.pos
+        me = pos.me
+        if me.safety[S_RIGHT_WAY] != S_UNKNOWN:
+            return -1 if me.safety[S_RIGHT_WAY] == S_PLAYED else 1
+        if me.speed == C_LIMIT and pos.end - me.mileage <= 50:
+            return 1
+        if me.speed == C_LIMIT or pos.numseen[C_LIMIT] != pos.numcards[C_LIMIT]:
+            return self._repair(C_END_LIMIT, C_LIMIT)
+        self.scan.count[C_END_LIMIT] -= 1
+        return 0
+
+    def _remedy(self, card: int) -> int:
+        pos = self.pos
+        me, count = pos.me, self.scan.count
+        state = me.safety[_SAFETY_OF[card] - S_CONV]
+        oppos = OPPOSITE[card]
+        if state != S_UNKNOWN:
+            return -1 if state == S_PLAYED else 1
+        seen, total = pos.numseen[oppos], pos.numcards[oppos]
+        if me.battle != oppos and (seen == total or seen + count[card] > total):
+            count[card] -= 1
+            return 0
+        return self._repair(card, oppos)
+
+    def _repair(self, card: int, oppos: int) -> int:
+        """A remedy's worth: its hazards in the deck, and more of it seen than of them."""
+        pos, count = self.pos, self.scan.count
+        value = pos.numcards[oppos] * 6 + pos.numseen[card] - pos.numseen[oppos]
+        if not self.cango:
+            value = c_div(value, count[card] * count[card])
+        count[card] -= 1
+        return value
+
+    def _go(self) -> int:
+        pos, count = self.pos, self.scan.count
+        me = pos.me
+        if me.safety[S_RIGHT_WAY] != S_UNKNOWN:
+            return -1 if me.safety[S_RIGHT_WAY] == S_PLAYED else 2
+        if me.can_go and pos.numgos + count[C_GO] == pos.numneed[C_GO]:
+            count[C_GO] -= 1
+            return 0
+        value = pos.numneed[C_GO] * 3 + (pos.numseen[C_GO] - pos.numgos)
+        value = c_div(value, count[C_GO] * count[C_GO])
+        count[C_GO] -= 1
+        return value
+
+    def _speed_limit(self) -> int:
+        pos = self.pos
+        if pos.op.mileage + 50 >= pos.end:
+            return int(pos.end == 700 and not self.cango)
+        if self.scan.canstop or (self.cango and not pos.op.can_go):
+            return 1
+        value = 2 if pos.me.safety[S_RIGHT_WAY] != S_UNKNOWN else 3
+        return self._attack(value, S_RIGHT_WAY, C_END_LIMIT)
+
+    def _hazard(self, card: int) -> int:
+        safe = _SAFETY_OF[card] - S_CONV
+        value = 3 if self.pos.me.safety[safe] != S_UNKNOWN else 4
+        return self._attack(value, safe, OPPOSITE[card])
+
+    def _attack(self, value: int, safe: int, oppos: int) -> int:
+        """A hazard's worth: the more its remedy is needed and seen, the more; more against an
+        opponent at 0 km or one card from home, less against one already limited."""
+        pos = self.pos
+        me, op = pos.me, pos.op
+        if op.safety[safe] == S_PLAYED:
+            return -1
+        value *= pos.numneed[oppos] + pos.numseen[oppos] + 2
+        if not me.mileage or self.foundend or onecard(pos, op):
+            value += 5
+        if op.mileage == 0 or onecard(pos, op):
+            value += 5
+        if op.speed == C_LIMIT:
+            value -= 3
+        if self.cango and me.safety[safe] != S_UNKNOWN:
+            value += 3
+        if not self.cango:
+            self.badcount += 1
+            value = c_div_unsigned(value, self.badcount)
+        return value
+
+    def _stop(self) -> int:
+        pos = self.pos
+        me, op = pos.me, pos.op
+        if op.safety[S_RIGHT_WAY] == S_PLAYED:
+            return -1
+        value = 3 if me.safety[S_RIGHT_WAY] != S_UNKNOWN else 4
+        value *= pos.numcards[C_STOP] + pos.numseen[C_GO]
+        if not me.mileage or self.foundend or onecard(pos, op):
+            value += 5
+        if not self.cango:
+            self.badcount += 1
+            value = c_div_unsigned(value, self.badcount)
+        if op.mileage == 0:
+            value += 5
+        if not op.can_go:
+            value -= 5
+        if self.cango and me.safety[S_RIGHT_WAY] != S_UNKNOWN:
+            value += 5
+        return value
+
+
+def calcmove(pos: Position, roll: Callable[[], int]) -> tuple[int, int]:
+    """comp.c's decision for ``pos``: (``M_PLAY``, ``M_DISCARD`` or ``M_DRAW``, hand slot).
+    Raises ``pos.numneed`` as the original does; ``roll`` is its ``roll(1, 10)``."""
+    scan = _Scan()
+    slot = _first_pass(pos, scan)
+    if slot >= 0:
+        return M_PLAY, slot
+    if pos.hand[0] == C_INIT and pos.cards_left > 0:
+        return M_DRAW, 0
+    if scan.foundend:
+        scan.foundend = not check_ext(pos)
+    slot = _safety_to_lay(pos, scan, roll)
+    if slot >= 0:
+        return M_PLAY, slot
+    _count_need(pos)
+    valuation = _Valuation(pos, scan)
+    valuation.run()
+    _count_need(pos)
+    if valuation.cango:
+        return M_PLAY, valuation.nummax
+    worst = valuation.nummin
+    if is_safety(pos.hand[worst]):  # a safety is laid, never discarded
+        return M_PLAY, worst
+    return M_DISCARD, worst
+
+
+def extension_wanted(pos: Position) -> bool:
+    """The extension decision (the hand in ``pos`` holding the card that reached 700)."""
+    return check_ext(pos)
+
+
+# -- the player ------------------------------------------------------------------------------------
 
 
 class ClassicPlayer:
-    """Card counting and one value per card in hand, after BSD ``mille``'s computer."""
+    """BSD ``mille``'s computer player, decision for decision."""
 
     name: ClassVar[str] = "classic"
 
     def __init__(self, rng: Random) -> None:
         self.rng = rng
+        self.numneed = list(NUMNEED_AT_START)
+        """comp.c's ``Numneed``: never reset (the original keeps it for the whole run)."""
+        self.numgos = 0
+        self._left: list[int] | None = None
+        """The hand (engine codes) as the last decision of this hand left it."""
+        self._last_played = NO_CARD
+        self._marks: tuple[int, int, tuple[int, ...]] = (-1, 0, ())
+        """Draw pile, cards face up and game totals at the last decision: a new hand shows."""
 
     def choose(self, view: SeatView) -> Move:
-        moves = view.legal_moves
-        if view.phase is Phase.COUP_FOURRE:
-            return moves[0]  # the coup-fourré whenever it holds the safety
-        if view.phase is Phase.EXTENSION:
-            return CALL if _should_extend(view) else DECLINE
-        return _Turn(view, self.rng).choose()
+        self._account(view)
+        phase = view.phase
+        if phase is Phase.EXTENSION:
+            extra = [] if self._last_played == NO_CARD else [self._last_played]
+            wanted = extension_wanted(self._position(view, extra))
+            move: Move = CALL if wanted else DECLINE
+        else:
+            pos = self._position(view, [])
+            movetype, slot = calcmove(pos, lambda: roll_die(self.rng))
+            if phase is Phase.COUP_FOURRE:
+                move = _coup_fourre(view, pos, movetype, slot)
+            else:
+                move = _turn_move(view, pos, movetype, slot)
+        self._left = _after(view.hand_codes, move)
+        self._last_played = move.code if isinstance(move, Play) else NO_CARD
+        return move
 
+    # -- bookkeeping ---------------------------------------------------------------------------
 
-def _should_extend(view: SeatView) -> bool:
-    """Two safeties known or more, and the opponent neither at 0 km, nor one card from home,
-    nor rolling past 500; then extend if every safety is either ours or not laid by it, or if
-    the distance in hand and the cards to come make the 300 km likely."""
-    mine = view.tableau(view.side)
-    held = {card for card in view.hand_codes if KIND[card] == SAFETY}
-    known = held | set(mine.safeties)
-    if len(known) < 2:
-        return False
-    for other in _opponents(view):
-        rival = view.tableau(other)
-        if rival.distance == 0 or _one_card_from_home(view, rival):
-            return False
-        if rival.rolling and rival.distance >= 500:
-            return False
-    laid_by_rivals = {card for other in _opponents(view) for card in view.tableau(other).safeties}
-    if all(safety in known or safety not in laid_by_rivals for safety in _SAFETIES):
-        return True
-    in_hand = sum(KM[card] for card in view.hand_codes)
-    return in_hand + 3 * view.draw_pile > 1000
-
-
-_SAFETIES = tuple(code for code, kind in enumerate(KIND) if kind == SAFETY)
-
-
-def _opponents(view: SeatView) -> list[int]:
-    return [side for side in range(view.sides) if side != view.side]
-
-
-def _one_card_from_home(view: SeatView, tableau: Tableau) -> bool:
-    """Whether a side could complete the trip with its next card, as far as this seat knows."""
-    could_roll = tableau.rolling or (
-        view.unseen_count(RIGHT_OF_WAY) > 0 and tableau.hazard_showing in (NO_CARD, STOP)
-    )
-    if not could_roll:
-        return False
-    remaining = view.target - tableau.distance
-    for card in DISTANCES:
-        if KM[card] == remaining:
-            if card == DISTANCE_200 and tableau.two_hundreds >= 2:
-                return False
-            if tableau.limited and KM[card] > 50 and view.unseen_count(RIGHT_OF_WAY) == 0:
-                return False
-            return view.unseen_count(card) > 0
-    return False
-
-
-class _Turn:
-    """One decision: every card in hand valued, then the best played or the worst discarded."""
-
-    def __init__(self, view: SeatView, rng: Random) -> None:
-        self.view = view
-        self.rng = rng
-        self.mine = view.tableau(view.side)
-        self.hand = view.hand_codes
-        self.count = [self.hand.count(card) for card in range(len(KIND))]
-        self.plays: dict[int, Play] = {}
-        for move in view.legal_moves:
-            if isinstance(move, Play) and KIND[move.code] != SAFETY:
-                best = self.plays.get(move.code)
-                if best is None or self._rival(move) > self._rival(best):
-                    self.plays[move.code] = move
-        self.safeties = [
-            move
-            for move in view.legal_moves
-            if isinstance(move, Play) and KIND[move.code] == SAFETY
-        ]
-        self.rival = self._leader()
-
-    def _rival(self, move: Play) -> int:
-        return -1 if move.target is None else self.view.tableau(move.target).distance
-
-    def _leader(self) -> Tableau:
-        """The opponent its hazards are aimed at: the one furthest along."""
-        view = self.view
-        return max((view.tableau(side) for side in _opponents(view)), key=lambda t: t.distance)
-
-    def seen(self, card: int) -> int:
-        return self.view.seen_count(card)
-
-    def all_seen(self, card: int) -> bool:
-        return self.view.unseen_count(card) == 0
-
-    def choose(self) -> Move:
-        view, mine = self.view, self.mine
-        for move in self.safeties:  # a safety that cures what shows: at once
-            card = move.code
-            if (mine.hazard_showing != NO_CARD and ANSWERS[card] >> mine.hazard_showing & 1) or (
-                card == RIGHT_OF_WAY and mine.limited
-            ):
-                return move
-        playable = self._playable()
-        can_stop = any(KIND[card] == HAZARD and card != SPEED_LIMIT for card in playable) or (
-            SPEED_LIMIT in playable and self.all_seen(DISTANCE_25) and self.all_seen(DISTANCE_50)
-        )
-        finishing = any(
-            mine.distance + KM[card] == view.target for card in playable if KIND[card] == DISTANCE
-        )
-        for move in self.safeties:
-            if self._lay_safety(move.code, bool(playable), can_stop, finishing):
-                return move
-        values = {card: self._value(card, bool(playable)) for card in set(self.hand)}
-        if playable:
-            best = max(playable, key=lambda card: (values[card], KM[card]))
-            return self.plays[best]
-        worst = min(self.hand, key=lambda card: values[card])
-        if KIND[worst] == SAFETY and self.safeties:  # never discard a safety: lay it
-            return next(move for move in self.safeties if move.code == worst)
-        return next(
-            move for move in view.legal_moves if isinstance(move, Discard) and move.code == worst
-        )
-
-    def _playable(self) -> list[int]:
-        """The cards worth playing now; a short distance card that would leave the side stuck a
-        few km short of home, with the pile still open, is kept back."""
-        view, mine = self.view, self.mine
-        remaining = view.target - mine.distance
-        playable = []
-        for card in self.plays:
-            km = KM[card]
-            if (
-                km in (25, 50)
-                and view.draw_pile > 0
-                and remaining <= 100
-                and remaining // km > self.count[card]
-                and (km == 25 or remaining % 50 == 0)
-                and not (km == 50 and remaining == 75 and self.count[DISTANCE_25] > 0)
-            ):
+    def _account(self, view: SeatView) -> None:
+        """Count into ``Numgos`` the cards drawn since the last decision (and the deal, at a
+        new hand), each as comp.c's ``account()`` counts a card the computer draws."""
+        hand = view.hand_codes
+        face_up = sum(view.seen_count(code) for code in range(COUNT)) - len(hand)
+        marks = (view.draw_pile, face_up, tuple(view.scores))
+        last = self._marks
+        self._marks = marks
+        left = self._left
+        if left is None or marks[0] > last[0] or face_up < last[1] or marks[2] != last[2]:
+            self.numgos = 0
+            started = face_up == 0
+            dealt = min(6, len(hand))
+            new = [(code, started) for code in hand[:dealt]]
+            new += [(code, True) for code in hand[dealt:]]
+            self._last_played = NO_CARD
+        else:
+            new = [(code, True) for code in _drawn(left, hand)]
+        cards = [BSD_CODE[code] for code, _ in new]
+        for index, (_, counted) in enumerate(new):
+            if not counted:
                 continue
-            playable.append(card)
-        return playable
+            card = cards[index]
+            if card in (C_GAS_SAFE, C_SPARE_SAFE, C_DRIVE_SAFE):
+                oppos = OPPOSITE[card]
+                seen = view.seen_count(ENGINE_CODE[oppos]) - cards[index + 1 :].count(oppos)
+                self.numgos += view.deck_count(ENGINE_CODE[oppos]) - seen
+            elif card in (C_CRASH, C_FLAT, C_EMPTY, C_STOP):
+                self.numgos += 1
 
-    def _lay_safety(self, card: int, can_play: bool, can_stop: bool, finishing: bool) -> bool:
-        view = self.view
-        if _one_card_from_home(view, self.rival) or (finishing and can_play and not can_stop):
-            return True
-        hazards = [hazard for hazard in range(len(KIND)) if ANSWERS[card] >> hazard & 1]
-        if all(self.all_seen(hazard) for hazard in hazards):
-            return True
-        if card == RIGHT_OF_WAY and all(self.all_seen(hazard) for hazard in hazards[:1]):
-            return False
-        if not can_play and (self.rival.rolling or not self.mine.rolling or view.draw_pile == 0):
-            left = view.draw_pile - self.rng.randint(1, 10)
-            if (self.mine.distance == 0) != (self.rival.distance == 0):
-                left -= 7
-            return left < 25
-        return False
-
-    def _value(self, card: int, playing: bool) -> float:
-        """What ``card`` is worth: the higher, the sooner played and the later discarded."""
-        kind = KIND[card]
-        if kind == SAFETY:
-            return 0 if playing else 101
-        if kind == DISTANCE:
-            return self._distance_value(card)
-        if kind == REMEDY:
-            return self._remedy_value(card, playing)
-        return self._hazard_value(card, playing)
-
-    def _distance_value(self, card: int) -> float:
-        view, mine = self.view, self.mine
-        km = KM[card]
-        value = km / 8
-        slow = km <= 50
-        value += (1 if slow else -1) if mine.limited else (-1 if slow else 1)
-        if slow and not self._low_kept():
-            value = 10.0 if mine.distance else 20.0
-        if card == DISTANCE_200 and mine.two_hundreds >= 2:
-            return 0
-        reached = mine.distance + km
-        if reached > view.target:
-            return 1 if view.target == 700 else 0
-        if reached == view.target:
-            return VALUABLE
-        return value
-
-    def _low_kept(self) -> bool:
-        """Whether the side can do without one low card against a Speed Limit: something to
-        play, an End of Limit in hand, every limit out, or Right of Way known."""
-        return (
-            bool(self.plays)
-            or self.count[END_OF_LIMIT] > 0
-            or self.all_seen(SPEED_LIMIT)
-            or self.mine.protected(SPEED_LIMIT)
-            or self.count[RIGHT_OF_WAY] > 0
+    def _position(self, view: SeatView, extra: list[int]) -> Position:
+        """comp.c's picture of the position from this seat (``extra``: cards to count in the
+        hand, the one just played at the extension question)."""
+        cards = [BSD_CODE[code] for code in view.hand_codes + extra]
+        hand = [C_INIT] * max(0, HAND_SZ - len(cards)) + cards
+        held = set(cards)
+        own = view.side
+        mine = view.tableau(own)
+        per_player = view.rules.two_hundreds_limit is TwoHundredsLimit.PLAYER
+        two_hundreds = (
+            mine.two_hundreds_by_seat.get(view.seat, 0) if per_player else mine.two_hundreds
+        )
+        me = _side(mine, two_hundreds, held)
+        rival = view.tableau(_op_side(view))
+        op = _side(rival, rival.two_hundreds, set())
+        numseen = [view.seen_count(ENGINE_CODE[card]) for card in range(COUNT)] + [0]
+        numcards = [view.deck_count(ENGINE_CODE[card]) for card in range(COUNT)] + [0]
+        return Position(
+            hand,
+            me,
+            op,
+            numseen,
+            numcards,
+            self.numneed,
+            self.numgos,
+            view.draw_pile,
+            view.target,
+            sum(numcards),
         )
 
-    def _remedy_value(self, card: int, playing: bool) -> float:
-        mine = self.mine
-        copies = max(self.count[card], 1)
-        if card == ROLL:
-            if mine.protected(STOP):
-                return -1
-            if self.count[RIGHT_OF_WAY]:
-                return 2
-            needed = self.view.unseen_count(STOP) + (0 if mine.rolling else 1)
-            return (3 * needed + self.seen(ROLL) / 4) / (copies * copies)
-        hazard = SPEED_LIMIT if card == END_OF_LIMIT else CURES[card]
-        if mine.protected(hazard):
-            return -1
-        if self.count[SAFETY_FOR[hazard]]:
-            return 1
-        facing = mine.limited if card == END_OF_LIMIT else mine.hazard_showing == hazard
-        if not facing and self.view.unseen_count(hazard) == 0:
-            return 0
-        value = self.view.deck_count(hazard) * 6 + self.seen(card) - self.seen(hazard)
-        return value / (copies * copies) if not playing else value
 
-    def _hazard_value(self, card: int, playing: bool) -> float:
-        view, rival = self.view, self.rival
-        safety = SAFETY_FOR[card]
-        if rival.protected(card):
-            return -1
-        if card == SPEED_LIMIT and view.target - rival.distance <= 50:
-            return 1 if view.target == 700 and not playing else 0
-        known = self.count[safety] > 0 or self.mine.protected(card)
-        base = 3 if known else 4
-        cure = REMEDY_FOR[card]
-        value = base * (self.view.deck_count(STOP) if card == STOP else 0) + base * (
-            self.seen(cure) + 2
-        )
-        if self.mine.distance == 0 or _one_card_from_home(view, rival):
-            value += 5
-        if rival.distance == 0:
-            value += 5
-        if rival.limited:
-            value -= 3
-        if playing and known:
-            value += 3
-        return value if playing else value / self.count[card]
+def _side(tableau: Tableau, two_hundreds: int, held: set[int]) -> Side:
+    """A tableau as comp.c's ``PLAY`` (``held``: the safeties in the computer's own hand)."""
+    if not tableau.battle:
+        battle = C_INIT
+    elif tableau.battle[-1] == NO_CARD:
+        battle = C_GO if tableau.rolling else C_INIT
+    else:
+        battle = BSD_CODE[tableau.battle[-1]]
+    speed = C_INIT if tableau.speed_top == NO_CARD else BSD_CODE[tableau.speed_top]
+    laid = {BSD_CODE[code] for code in tableau.safeties}
+    safety = [
+        S_PLAYED if card in laid else S_IN_HAND if card in held else S_UNKNOWN
+        for card in range(C_GAS_SAFE, C_RIGHT_WAY + 1)
+    ]
+    return Side(battle, speed, tableau.rolling, tableau.distance, two_hundreds, safety)
+
+
+def _op_side(view: SeatView) -> int:
+    """The opponent side comp.c plays against: the one furthest along (the first on a tie)."""
+    best, far = -1, -1
+    for side in range(view.sides):
+        if side != view.side and view.tableau(side).distance > far:
+            best, far = side, view.tableau(side).distance
+    return best
+
+
+def _drawn(left: list[int], hand: list[int]) -> list[int]:
+    """The cards drawn since the hand was ``left``: what follows it in the hand, in order."""
+    if hand[: len(left)] == left:
+        return hand[len(left) :]
+    rest = hand[:]
+    for code in left:
+        if code in rest:
+            rest.remove(code)
+    return rest
+
+
+def _after(hand: list[int], move: Move) -> list[int]:
+    """The hand once ``move`` has taken its card (if any) out of it."""
+    left = hand[:]
+    if isinstance(move, (Play, Discard, CoupFourre)) and move.code in left:
+        left.remove(move.code)
+    return left
+
+
+def _coup_fourre(view: SeatView, pos: Position, movetype: int, slot: int) -> Move:
+    """The chance taken with the safety comp.c lays first, or let go when it would draw."""
+    legal = view.legal_moves
+    if movetype == M_PLAY and is_safety(pos.hand[slot]):
+        move: Move = COUP_FOURRE[ENGINE_CODE[pos.hand[slot]]]
+        if move in legal:
+            return move
+    if movetype == M_PLAY:
+        for move in legal:
+            if move is not PASS:
+                return move
+    return PASS if PASS in legal else legal[0]
+
+
+def _turn_move(view: SeatView, pos: Position, movetype: int, slot: int) -> Move:
+    """comp.c's play or discard as the engine's move (a hazard on comp.c's opponent, or on
+    another opponent where the engine refuses that one)."""
+    legal = view.legal_moves
+    code = ENGINE_CODE[pos.hand[slot]]
+    if movetype == M_PLAY:
+        if KIND[code] == SAFETY or code not in _HAZARD_CODES:
+            if OWN_PLAY[code] in legal:
+                return OWN_PLAY[code]
+        else:
+            sides = [_op_side(view)] + [s for s in range(view.sides) if s != view.side]
+            for side in sides:
+                if HAZARD_PLAY[code][side] in legal:
+                    return HAZARD_PLAY[code][side]
+    if DISCARD[code] in legal:
+        return DISCARD[code]
+    return legal[0]
+
+
+_HAZARD_CODES: Final = frozenset(ENGINE_CODE[card] for card in range(C_EMPTY, C_LIMIT + 1))
