@@ -14,9 +14,9 @@ ENGINE_SOURCES := $(shell find engine -name '*.py')
 # (virtual games, scoring) and the command line's (simulate, with worker processes). Not the
 # doctests (pytest reads them from the .py files, so they cannot test the compiled modules) nor
 # the pages: a browser drives the same API the API tests cover, so they would only add minutes.
-COMPILED_TESTS ?= tests/engine tests/api tests/test_cli.py
+COMPILED_TESTS ?= tests/engine tests/api tests/test_cli.py tests/test_engine_build.py
 
-.PHONY: run test test-compiled compiled lint typecheck bench clean
+.PHONY: run test test-compiled compiled engine lint typecheck bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,15 +26,20 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test,postgres]'
+# What building the compiled engine takes (mypyc comes with mypy): the `compiled` extra.
+$(VENV)/.installed-compiler: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[compiled]'
 	touch $(VENV)/.installed $@
 
-run: $(VENV)/.installed
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test,postgres,compiled]'
+	touch $(VENV)/.installed $(VENV)/.installed-compiler $@
+
+run: $(VENV)/.installed engine
 	$(BIN)/scorekeeper db upgrade
 	$(BIN)/scorekeeper run --host $(HOST) --port $(PORT)
 
-test: $(VENV)/.installed-test
+test: $(VENV)/.installed-test engine
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
@@ -55,8 +60,24 @@ test-compiled: $(VENV)/.installed-test
 		echo "Skipped the tests on the compiled engine: $$reason."; \
 	fi
 
+# The engine the virtual environment's commands import (scorekeeper run and simulate, gunicorn):
+# compiled when this machine can build it, put before the source by a .pth file in site-packages
+# while it matches the source (scorekeeper/engine_build.py; Python started from the top of the
+# tree still finds the source first: the pure test run); otherwise the source, saying why.
+ENGINE_PTH = "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/compiled-engine.pth"
+engine: $(VENV)/.installed-compiler
+	@if reason="$$($(BIN)/python setup.py why_not_compiled)"; then \
+		$(MAKE) --no-print-directory $(COMPILED)/.built && \
+		echo "import scorekeeper.engine_build as build; build.use_compiled('$(CURDIR)/$(COMPILED)')" \
+			> $(ENGINE_PTH) && \
+		echo "Engine: compiled ($(COMPILED))."; \
+	else \
+		rm -f $(ENGINE_PTH); \
+		echo "Engine: pure Python (no compiled engine: $$reason)."; \
+	fi
+
 # The compiled engine if this machine can build it; else why not.
-compiled: $(VENV)/.installed-test
+compiled: $(VENV)/.installed-compiler
 	@if reason="$$($(BIN)/python setup.py why_not_compiled)"; then \
 		$(MAKE) --no-print-directory $(COMPILED)/.built; \
 	else \
@@ -65,7 +86,7 @@ compiled: $(VENV)/.installed-test
 
 # The whole engine package: every .py copied, then the extension modules built next to them
 # (an extension module is imported before a .py of the same name).
-$(COMPILED)/.built: setup.py pyproject.toml $(ENGINE_SOURCES) | $(VENV)/.installed-test
+$(COMPILED)/.built: setup.py pyproject.toml $(ENGINE_SOURCES) | $(VENV)/.installed-compiler
 	rm -rf $(COMPILED)
 	mkdir -p $(COMPILED)
 	cp -R engine $(COMPILED)/engine

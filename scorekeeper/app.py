@@ -1,4 +1,4 @@
-"""The Mille Bornes scorekeeper: a thin Flask layer over the engine and the database."""
+"""The Flask app: its settings, extensions and blueprints, put together by :func:`create_app`."""
 
 from __future__ import annotations
 

@@ -16,18 +16,18 @@ from engine.game import Game
 from engine.players import make_player
 from engine.rules import Rules, UnknownVariant
 from engine.scoring import Category
-from scorekeeper import create_app
-from scorekeeper.jsonio import parse_json
-from scorekeeper.problems import InvalidRequest, problem_document, refusal_document
-from scorekeeper.scoring import is_sheet, score_report_document, score_sheet_document
+from scorekeeper import create_app, engine_build
 from scorekeeper.simulate import simulate, tally
 
 EXIT_REFUSED = 1
 
 
 @click.group(cls=FlaskGroup, create_app=create_app)
-def cli() -> None:
+@click.pass_context
+def cli(context: click.Context) -> None:
     """Mille Bornes scorekeeper: score hands from the command line, or serve the app."""
+    if context.invoked_subcommand == "run":
+        click.echo(f" * Engine: {engine_build.describe()}", err=True)
 
 
 @cli.command("score", with_appcontext=False)
@@ -39,6 +39,11 @@ def score_command(file: BinaryIO, as_table: bool) -> None:
     Prints the breakdown as JSON and exits 0; exits 1 with problem details when the report is
     refused, and 2 on a usage error.
     """
+    # Imported here: the API's schemas cost the other commands (simulate) a second to load.
+    from scorekeeper.jsonio import parse_json
+    from scorekeeper.problems import InvalidRequest, problem_document, refusal_document
+    from scorekeeper.scoring import is_sheet, score_report_document, score_sheet_document
+
     try:
         document = parse_json(file.read().decode("utf-8"))
     except UnicodeDecodeError:
@@ -157,7 +162,9 @@ def simulate_command(
         raise click.BadParameter(str(error)) from None
     results = []
     with click.progressbar(
-        simulate(names.split(","), int(seats), games, seed, chosen, workers),
+        simulate(
+            names.split(","), int(seats), games, seed, chosen, workers, records=json_out is not None
+        ),
         length=games,
         label="Playing",
         file=sys.stderr,
@@ -165,7 +172,7 @@ def simulate_command(
         for result in progress:
             results.append(result)
     if json_out is not None:
-        json.dump([record for record, _ in results], json_out)
+        json.dump([game.record for game in results], json_out)
     rows = tally(results)
     click.echo(
         f"{'player':<10}{'games':>7}{'wins':>8}{'win rate':>10}{'95% interval':>16}"
@@ -183,6 +190,8 @@ def simulate_command(
 
 def _replay(source: TextIO) -> None:
     """Replay a list of records (``simulate --json``) or one record (the API's ``…/record``)."""
+    from scorekeeper.jsonio import parse_json
+
     try:
         document = parse_json(source.read())
     except ValueError as error:

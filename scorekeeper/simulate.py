@@ -1,7 +1,7 @@
 """Self-play: games between computer players, summarised (for `scorekeeper simulate`).
 
-A simulated game travels as its record (:meth:`engine.game.Game.to_dict`), plain data: worker
-processes send it back pickled, and the objects of a compiled engine do not pickle.
+A simulated game travels as a summary, plain data (:class:`Played`): worker processes send it back
+pickled, and the objects of a compiled engine do not pickle.
 """
 
 from __future__ import annotations
@@ -18,11 +18,35 @@ from typing import Any
 from engine.game import Game
 from engine.players import make_player
 from engine.rules import Rules
-from engine.scoring import Category, HandScore
-from engine.sheet import ScoreSheet
+from engine.scoring import Category
 
-Played = tuple[dict[str, Any], list[str]]
-"""A finished game's record, and the kind of computer player at each seat."""
+BONUSES = (
+    Category.COUP_FOURRES,
+    Category.EXTENSION,
+    Category.SHUTOUT,
+    Category.DELAYED_ACTION,
+    Category.TRIP,
+)
+"""The bonuses a summary counts: hands in which a side earned each."""
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A finished game, as a summary reads it: plain data, so a worker process can send it back
+    pickled (the objects of a compiled engine do not pickle)."""
+
+    kinds: list[str]
+    """The kind of computer player at each seat."""
+    leaders: list[int]
+    """The side or sides with the highest total at the end."""
+    hands: int
+    points: list[int]
+    """Each side's points over the game's hands."""
+    bonuses: list[dict[str, int]]
+    """Each side's count of hands with each bonus of :data:`BONUSES`."""
+    record: dict[str, Any] | None = None
+    """The game's whole record (:meth:`engine.game.Game.to_dict`), when it was asked for: building
+    it cost a sixth of a simulation that nobody asked to keep."""
 
 
 @dataclass(slots=True)
@@ -77,22 +101,29 @@ def simulate(
     seed: int,
     variants: dict[str, str],
     workers: int = 1,
+    *,
+    records: bool = False,
 ) -> Iterator[Played]:
-    """Play ``games`` games; yield each finished game's record with its seating, in order.
+    """Play ``games`` games; yield each one's summary, with its record if ``records``, in order.
 
     Each game's seed derives from ``seed`` and its number alone, so the results are the same
     whatever the number of worker processes.
     """
-    play = partial(play_game, names, players, seed, variants)
+    play = partial(play_game, names, players, seed, variants, records)
     if workers <= 1:
         yield from map(play, range(games))
         return
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        yield from pool.imap(play, range(games))
+        yield from pool.imap(play, range(games), chunksize=max(1, min(64, games // workers // 8)))
 
 
 def play_game(
-    names: Sequence[str], players: int, seed: int, variants: dict[str, str], number: int
+    names: Sequence[str],
+    players: int,
+    seed: int,
+    variants: dict[str, str],
+    records: bool,
+    number: int,
 ) -> Played:
     """Game ``number`` of a simulation, played to its end."""
     rules = Rules.for_players(players, variants)
@@ -103,40 +134,33 @@ def play_game(
     ]
     game = Game(rules, game_seed, names=[kinds[side] for side in range(rules.sides)])
     game.play(computers)
-    return game.to_dict(), kinds
-
-
-def finished_sheet(record: dict[str, Any]) -> ScoreSheet:
-    """A simulated game's score sheet, read back from its record without playing it again."""
-    rules = Rules.for_players(record["players"], record["variants"])
-    sheet = ScoreSheet(rules, record["names"])
-    for hand in record["hands"]:
-        sheet.append(HandScore.from_dict(hand["score"]))
-    return sheet
+    sheet = game.sheet
+    points = [0] * rules.sides
+    bonuses: list[Counter[str]] = [Counter() for _ in range(rules.sides)]
+    for hand in sheet.hands:
+        for side, score in enumerate(hand.sides):
+            points[side] += score.total
+            bonuses[side].update(category.value for category in BONUSES if score.points(category))
+    return Played(
+        kinds,
+        list(sheet.leaders),
+        len(sheet.hands),
+        points,
+        [dict(counts) for counts in bonuses],
+        game.to_dict() if records else None,
+    )
 
 
 def tally(results: Sequence[Played]) -> dict[str, Tally]:
     """Each computer player's record over ``results``; a tie shares the win."""
     tallies: dict[str, Tally] = {}
-    for game, kinds in results:
-        sheet = finished_sheet(game)
-        leaders = sheet.leaders
-        for side in range(sheet.rules.sides):
-            record = tallies.setdefault(kinds[side], Tally())
+    for game in results:
+        for side, points in enumerate(game.points):
+            record = tallies.setdefault(game.kinds[side], Tally())
             record.games += 1
-            if side in leaders:
-                record.wins += 1 / len(leaders)
-            for hand in sheet.hands:
-                score = hand.sides[side]
-                record.hands += 1
-                record.points += score.total
-                for category in (
-                    Category.COUP_FOURRES,
-                    Category.EXTENSION,
-                    Category.SHUTOUT,
-                    Category.DELAYED_ACTION,
-                    Category.TRIP,
-                ):
-                    if score.points(category):
-                        record.bonuses[category.value] += 1
+            if side in game.leaders:
+                record.wins += 1 / len(game.leaders)
+            record.hands += game.hands
+            record.points += points
+            record.bonuses.update(game.bonuses[side])
     return tallies

@@ -79,3 +79,11 @@ def test_the_search_ceiling_benchmark_prints_a_share_won_per_row() -> None:
     for row in ("search", "every turn", "knows the hand", "knows every card"):
         line = rf"^{row} +2 +\d+\.\d% +\d+\.\d%–\d+\.\d%$"
         assert re.search(line, stdout, re.MULTILINE), (row, stdout)
+
+
+def test_the_simulate_benchmark_prints_each_command_against_the_reference() -> None:
+    stdout = printed("simulate_speed.py", "--games", "2", "--rounds", "1")
+    assert re.search(r"^reference +\d+\.\d +1\.00 *$", stdout, re.MULTILINE), stdout
+    assert re.search(r"^pure +\d+\.\d +\d+\.\d\d  ≥3×: (met|not met)$", stdout, re.MULTILINE)
+    compiled = r"^compiled +\d+\.\d +\d+\.\d\d  ≥6×: (met|not met)$"
+    assert re.search(compiled, stdout, re.MULTILINE) or "compiled engine: " in stdout, stdout

@@ -1,0 +1,55 @@
+"""Which engine this process runs: compiled by mypyc, or the Python source.
+
+``make run`` and ``make test`` build the compiled engine where a C compiler can, and name it in a
+``.pth`` file of the virtual environment, whose line calls :func:`use_compiled` as Python starts.
+A build from older source would play by old rules, so it is used only while it matches the source
+beside it: after an edit to ``engine/`` the commands run the source until the next build.
+``scorekeeper run`` says at start-up which engine it serves with (:func:`describe`).
+"""
+
+from __future__ import annotations
+
+import sys
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
+
+BUILD = Path("build", "compiled")
+"""Where the Makefile builds the compiled engine, from the top of the source tree."""
+
+
+def use_compiled(folder: str) -> None:
+    """Put the compiled engine of ``folder`` on ``sys.path`` if it is up to date.
+
+    Appended, it still comes before the editable install's finder, which Python asks only after
+    every ``sys.path`` entry; Python started from the top of the tree finds the source first.
+    """
+    if not stale_modules(Path(folder, "engine")):
+        sys.path.append(folder)
+
+
+def describe() -> str:
+    """One line for the start-up banner: the engine's kind, and why not compiled if it is not."""
+    import engine.state
+
+    module = Path(str(engine.state.__file__))
+    loaded = module.parent
+    if module.name.endswith(tuple(EXTENSION_SUFFIXES)):
+        return f"compiled by mypyc ({loaded})"
+    build = loaded.parent / BUILD / "engine"
+    if build.is_dir() and stale_modules(build):
+        return f"pure Python ({loaded}): the compiled build is older than the source (make run)"
+    return f"pure Python ({loaded})"
+
+
+def stale_modules(built: Path) -> list[str]:
+    """The engine modules whose source differs from the copy compiled in ``built`` (the Makefile
+    copies the source beside the extension modules), if the source tree is beside the build."""
+    source = built.parent.parent.parent / "engine"
+    if not source.is_dir():
+        return []
+    return [
+        str(path.relative_to(source.parent))
+        for path in sorted(source.rglob("*.py"))
+        if not (copy := built / path.relative_to(source)).exists()
+        or copy.read_bytes() != path.read_bytes()
+    ]

@@ -1,0 +1,64 @@
+"""Which engine the commands run: the compiled build while it matches the source, else the source,
+and ``scorekeeper run`` says which (scorekeeper/engine_build.py, the Makefile's ``engine``)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from scorekeeper import engine_build
+from scorekeeper.cli import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    """A source tree with a build of its engine beside it, as the Makefile lays them out."""
+    shutil.copytree(ROOT / "engine", tmp_path / "engine")
+    shutil.copytree(ROOT / "engine", tmp_path / engine_build.BUILD / "engine")
+    return tmp_path
+
+
+def test_a_build_that_matches_the_source_is_put_on_the_path(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "path", sys.path[:])
+    engine_build.use_compiled(str(tree / engine_build.BUILD))
+    assert sys.path[-1] == str(tree / engine_build.BUILD)
+
+
+def test_a_build_older_than_the_source_is_left_out(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    edited = tree / "engine" / "rules.py"
+    edited.write_text(edited.read_text() + "\n# an edit not yet built\n")
+    monkeypatch.setattr(sys, "path", sys.path[:])
+    engine_build.use_compiled(str(tree / engine_build.BUILD))
+    assert str(tree / engine_build.BUILD) not in sys.path
+    assert engine_build.stale_modules(tree / engine_build.BUILD / "engine") == ["engine/rules.py"]
+
+
+def test_a_module_missing_from_the_build_makes_it_stale(tree: Path) -> None:
+    (tree / engine_build.BUILD / "engine" / "moves.py").unlink()
+    assert engine_build.stale_modules(tree / engine_build.BUILD / "engine") == ["engine/moves.py"]
+
+
+def test_the_engine_named_is_the_one_this_run_imported() -> None:
+    """The Makefile's compiled test run sets ENGINE_EXPECT_COMPILED=1 (tests/conftest.py)."""
+    words = engine_build.describe()
+    if os.environ.get("ENGINE_EXPECT_COMPILED") == "1":
+        assert words.startswith("compiled by mypyc")
+    else:
+        assert words.startswith("pure Python")
+
+
+def test_scorekeeper_run_names_its_engine_at_start_up() -> None:
+    result = CliRunner().invoke(cli, ["run", "--help"])
+    assert result.exit_code == 0, result.output
+    assert f" * Engine: {engine_build.describe()}" in result.output
