@@ -325,7 +325,7 @@ class _Scan:
     def __init__(self) -> None:
         self.playit = [0] * HAND_SZ
         self.count = [0] * NUM_CARDS
-        self.cango = 0
+        self.cango = False
         self.safe = 0
         self.canstop = False
         self.foundend = False
@@ -347,7 +347,7 @@ def _first_pass(pos: Position, scan: _Scan) -> int:
             playable = canplay(pos, me, op, card)
             scan.playit[slot] = int(playable)
             if playable:
-                scan.cango += 1
+                scan.cango = True
                 if card in (C_STOP, C_CRASH, C_FLAT, C_EMPTY):
                     scan.canstop = True
                 elif card == C_LIMIT:
@@ -384,7 +384,7 @@ def _safety_to_lay(pos: Position, scan: _Scan, roll: Callable[[], int]) -> int:
                 if left < pos.deck_size // 4:
                     return slot
             scan.safe -= 1
-            scan.playit[slot] = scan.cango
+            scan.playit[slot] = int(scan.cango)
         slot += 1
     return -1
 
@@ -412,6 +412,7 @@ class _Valuation:
         "badcount",
         "nummax",
         "nummin",
+        "values",
         "redo",
     )
 
@@ -425,6 +426,7 @@ class _Valuation:
         self.badcount = 0
         self.nummax = -1
         self.nummin = -1
+        self.values = [0] * HAND_SZ
         self.redo = False
 
     def run(self) -> None:
@@ -439,7 +441,7 @@ class _Valuation:
         pos, scan = self.pos, self.scan
         me = pos.me
         count = scan.count
-        self.foundlow = bool(
+        self.foundlow = (
             self.cango
             or count[C_END_LIMIT] != 0
             or pos.numseen[C_LIMIT] == pos.numcards[C_LIMIT]
@@ -458,6 +460,7 @@ class _Valuation:
                     return
             else:
                 value = 0 if self.cango else 101
+            self.values[slot] = value
             if card != C_INIT:
                 if value >= curmax:
                     self.nummax, curmax = slot, value
@@ -504,9 +507,8 @@ class _Valuation:
             and (card == C_25 or diff % 50 == 0)
             and not (card == C_50 and diff - 50 == 25 and count[C_25] > 0)
         ):
-            self.cango -= 1
-            if self.cango <= 0:
-                self.redo = True
+            self.cango = False  # comp.c's flag is a bool: the first such card ends the pass
+            self.redo = True
             return 0
         value = (VALUE[card] >> 3) + (1 if me.speed == C_LIMIT else -1)
         if not self.foundlow and (card == C_50 or count[C_50] == 0):
@@ -654,9 +656,20 @@ def calcmove(pos: Position, roll: Callable[[], int]) -> tuple[int, int]:
     if valuation.cango:
         return M_PLAY, valuation.nummax
     worst = valuation.nummin
+    if worst < 0:  # every card above 101: comp.c reads outside the hand; take the lowest
+        worst = _lowest(pos.hand, valuation.values)
     if is_safety(pos.hand[worst]):  # a safety is laid, never discarded
         return M_PLAY, worst
     return M_DISCARD, worst
+
+
+def _lowest(hand: list[int], values: list[int]) -> int:
+    """The slot of the lowest value (the last on a tie), empty slots aside."""
+    worst = -1
+    for slot in range(HAND_SZ):
+        if hand[slot] != C_INIT and (worst < 0 or values[slot] <= values[worst]):
+            worst = slot
+    return worst
 
 
 def extension_wanted(pos: Position) -> bool:
