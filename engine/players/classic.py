@@ -7,7 +7,10 @@ Source: BSD ``mille`` by Ken Arnold (1982), Copyright (c) 1982, 1993 The Regents
 of California, distributed under the BSD licence (redistribution with or without modification
 permitted provided the copyright notice is retained). No code or comment of it is copied here: this
 module makes the same decisions from the same quantities, with the same integer arithmetic (``/``
-truncates toward zero; ``unsigned`` variables wrap) and the same tie-breaks (``>=`` for the best
+truncates toward zero; ``unsigned`` variables wrap; its ``bool`` flags are C99 bools, as the
+curses headers it is built with define them, so ``cango`` only says whether some card may be
+played, and one distance card that would leave the side stranded short of the target ends the
+valuation of plays) and the same tie-breaks (``>=`` for the best
 card and ``<=`` for the worst: the last slot of the hand wins a tie), and draws ``roll(1, 10)``
 from the player's own ``Random`` exactly where the original rolls. A recorded set of the original's
 decisions (``tests/engine/fixtures/classic_decisions.json.gz``) checks that it still agrees.
@@ -48,7 +51,10 @@ onto comp.c's world:
 When comp.c's choice is not a legal move in the engine (seen only where comp.c's picture and the
 engine's rules part: a first safety in hand that answers a hazard other than the one of the
 coup-fourré chance; a "play" of a card comp.c valued at nothing it may not play), the player takes
-the closest legal move: the coup-fourré the chance offers, or the discard of that card.
+the closest legal move: the coup-fourré the chance offers, or the discard of that card. And
+when, the pile empty, every card left is valued above 101 (a last Roll made precious by the
+never-reset ``Numneed``), comp.c's worst slot is never set and it reads outside the hand: the
+player then discards its lowest-valued card.
 """
 
 from __future__ import annotations
