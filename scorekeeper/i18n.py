@@ -48,14 +48,10 @@ DATA_WORDS = (
     N_("in progress"),
     N_("finished"),
     N_("abandoned"),
-    # The computer players a seat may be given (new_virtual_game.html).
-    N_("random"),
-    N_("greedy"),
-    N_("strong"),
-    N_("search"),
 )
-"""Words the templates translate from data (``_(game.status)``, ``_(kind)``): listed here so
-``pybabel extract`` finds them; the tests check the lists cover their data."""
+"""Words the templates translate from data (``_(game.status)``): listed here so ``pybabel
+extract`` finds them; the tests check the lists cover their data. The computer levels' words
+are marked where they are defined (:mod:`scorekeeper.levels`)."""
 
 
 def language() -> Language:

@@ -37,6 +37,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.strategy_options import _AbstractLoad
 
 from scorekeeper.extensions import db
+from scorekeeper.levels import computer_name
 from scorekeeper.names import name_key
 
 
@@ -203,7 +204,8 @@ class Seat(db.Model):  # type: ignore[name-defined,misc]
     """Where a player sat: seats are numbered clockwise, partners opposite (RULES.md §2).
 
     In a virtual game a seat is either a player of the table, who acts with the seat's own
-    token, or a computer player of the given kind.
+    token, or a computer player of the given kind (its technical name: see
+    :mod:`scorekeeper.levels`).
     """
 
     __tablename__ = "seats"
@@ -225,11 +227,6 @@ class Seat(db.Model):  # type: ignore[name-defined,misc]
         if self.player is not None:
             return self.player.name
         return computer_name(self.seat, self.computer or "")
-
-
-def computer_name(seat: int, kind: str) -> str:
-    """How a computer seat is named: by its chair, so two of a kind are told apart."""
-    return f"Computer {seat + 1} ({kind})"
 
 
 class Hand(db.Model):  # type: ignore[name-defined,misc]

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 """Control, format, surrogate, private-use, unassigned, line and paragraph separator."""
@@ -46,6 +46,8 @@ ZERO_WIDTH_JOINER = "\u200d"
 EMOJI_PRESENTATION = "\ufe0f"
 VISIBLE_CATEGORIES = frozenset("LNPS")
 """The first letter of the categories of letters, digits, punctuation and symbols."""
+NAME_LIMIT = 80
+"""The longest name stored (tables, players, sides)."""
 
 
 def normal_name(text: str) -> str:
@@ -129,6 +131,16 @@ def first_repeat(names: Sequence[str]) -> tuple[int, int] | None:
         if first != index:
             return index, first
     return None
+
+
+def team_name(names: Iterable[str]) -> str:
+    """A side's default name, "Ann & Bob", cut to fit the stored names (80 characters).
+
+    >>> team_name(["Ann", "Bob"])
+    'Ann & Bob'
+    """
+    name = " & ".join(names)
+    return name if len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 1] + "…"
 
 
 def _follows_emoji(name: str, index: int) -> bool:

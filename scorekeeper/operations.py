@@ -7,7 +7,7 @@ write transaction is already exclusive), so checks and writes cannot interleave 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import func, select
@@ -25,12 +25,9 @@ from scorekeeper.auth import new_token, token_hash
 from scorekeeper.extensions import db
 from scorekeeper.i18n import N_
 from scorekeeper.models import Game, GameStatus, Hand, Player, Seat, Side, Table, utcnow
-from scorekeeper.names import first_repeat
+from scorekeeper.names import first_repeat, team_name
 from scorekeeper.problems import InvalidRequest
 from scorekeeper.standings import rules_of, sheet_of
-
-NAME_LIMIT = 80
-"""The longest name stored (tables, players, sides)."""
 
 
 def create_table(name: str) -> tuple[Table, str]:
@@ -170,12 +167,6 @@ def _seating_problems(
                 continue
             problems.append(Problem(code=ProblemCode.INVALID_FIELD, path=path, detail=detail))
     return problems
-
-
-def team_name(names: Iterable[str]) -> str:
-    """A side's default name, "Ann & Bob", cut to fit the stored names (80 characters)."""
-    name = " & ".join(names)
-    return name if len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 1] + "…"
 
 
 def locked_game(table: Table, game_id: int) -> Game:

@@ -13,6 +13,7 @@ from typing import Any
 from engine import GameStatus as SheetStatus
 from engine import Rules, ScoreSheet
 from engine.scoring import COUP_FOURRE_POINTS, HandScore
+from scorekeeper.levels import level_key
 from scorekeeper.models import Game, GameStatus, Hand
 
 
@@ -66,6 +67,7 @@ def game_view(game: Game, with_hands: bool = True) -> dict[str, Any]:
                         "seat": seat.seat,
                         "player_id": seat.player_id,
                         "computer": seat.computer,
+                        "level": level_key(seat.computer),
                         "name": seat.name,
                     }
                     for seat in side.seats

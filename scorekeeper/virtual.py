@@ -31,6 +31,7 @@ from scorekeeper import game_cache, running_totals
 from scorekeeper.auth import token_hash
 from scorekeeper.extensions import db
 from scorekeeper.game_cache import Cached, Origin
+from scorekeeper.levels import LEVELS, computer_name
 from scorekeeper.models import (
     Game,
     GameStatus,
@@ -39,14 +40,14 @@ from scorekeeper.models import (
     Side,
     Table,
     VirtualMove,
-    computer_name,
     utcnow,
 )
 from scorekeeper.operations import invalid_request, rules_for, team_name
 from scorekeeper.problems import InvalidRequest
 
-COMPUTERS = ("random", "greedy", "strong", "search")
-"""The computer players a seat may be given, weakest first."""
+COMPUTERS = tuple(level.computer for level in LEVELS)
+"""The computer players a seat may be given, weakest first: one per level
+(:data:`scorekeeper.levels.LEVELS`)."""
 HINT_PLAYER = "strong"
 """The computer player whose choice a hint is: the strongest that decides at once."""
 

@@ -22,8 +22,8 @@ from scorekeeper import catalogs
 from scorekeeper.catalogs import TRANSLATIONS, compile_catalogs
 from scorekeeper.errors import PAGE_TITLES
 from scorekeeper.i18n import DATA_WORDS, gettext
+from scorekeeper.levels import LEVELS
 from scorekeeper.models import GameStatus
-from scorekeeper.virtual import COMPUTERS
 from tests.api.conftest import TableAccess, create_table
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -90,7 +90,14 @@ def test_placeholders_agree_between_english_and_french() -> None:
 def test_the_words_taken_from_data_are_marked_for_translation() -> None:
     words = set(DATA_WORDS)
     assert {status.value.replace("_", " ") for status in GameStatus} <= words
-    assert set(COMPUTERS) <= words
+
+
+def test_every_computer_level_has_its_french_name_and_description(sqlite_app: Flask) -> None:
+    with sqlite_app.test_request_context("/?lang=fr"):
+        french_words = [(gettext(level.name), gettext(level.description)) for level in LEVELS]
+    assert [name for name, _ in french_words] == ["Novice", "Débutant", "Club", "Expert"]
+    descriptions = [level.description for level in LEVELS]
+    assert all(french not in descriptions for _, french in french_words)
 
 
 @pytest.mark.parametrize("status", [400, 403, 404, 405, 409, 412, 413, 415, 422, 428, 500])

@@ -16,6 +16,7 @@ from scorekeeper.auth import authorized_seat, authorized_table
 from scorekeeper.extensions import db
 from scorekeeper.http import json_body, respond
 from scorekeeper.i18n import language
+from scorekeeper.levels import side_label
 from scorekeeper.models import Game, GameStatus, Table
 from scorekeeper.move_words import MoveWords
 from scorekeeper.operations import locked_game
@@ -106,7 +107,9 @@ def read_hint(table_id: int, game_id: int) -> Response:
     game = _virtual_game(table_id, game_id)
     with virtual.restored(game) as played:
         move = virtual.hint(game, played, seat.seat).to_dict()
-        words = MoveWords.of(seat_view(played.hand, seat.seat), [side.name for side in game.sides])
+        # Named as the seat's page names them: computers in the request's language.
+        names = [side_label(side) for side in game.sides]
+        words = MoveWords.of(seat_view(played.hand, seat.seat), names)
         body = {"number": played.move_count, **move, "label": words.name(move)}
     # The label is in the request's language: each language has its own tag.
     response = respond(body, etag=f"{game.etag}-seat{seat.seat}-hint-{language()}")

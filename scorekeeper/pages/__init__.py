@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from flask import Blueprint, session
 
+from scorekeeper.levels import seat_label, side_label
 from scorekeeper.pages import games, hands, history, install, queue, tables, virtual
 
 bp = Blueprint("pages", __name__)
 for screen in (tables, games, hands, history, virtual, install, queue):
     bp.register_blueprint(screen.bp)
+# A stored seat's or side's name in the page's language (computers by their level).
+bp.add_app_template_global(seat_label)
+bp.add_app_template_global(side_label)
 
 
 @bp.before_request

@@ -13,6 +13,7 @@ from scorekeeper import operations
 from scorekeeper.auth import owned
 from scorekeeper.extensions import db
 from scorekeeper.i18n import N_, gettext, language
+from scorekeeper.levels import in_language
 from scorekeeper.models import Game, Table
 from scorekeeper.pages.access import form_key, page_table
 from scorekeeper.pages.charts import score_chart
@@ -95,7 +96,7 @@ def scoreboard(table_id: int, game_id: int) -> Response:
         response = Response(status=304)
         response.set_etag(etag)
         return response
-    view = game_view(game)
+    view = in_language(game_view(game))
     names = [side["name"] for side in view["sides"]]
     page = render_template(
         "pages/scoreboard.html",
@@ -172,7 +173,7 @@ def abandon(table_id: int, game_id: int) -> Any:
             back=back,
             button=N_("Abandon"),
             held_seats=held,
-            seat_names=seat_names(game_view(game)) if held else {},
+            seat_names=seat_names(in_language(game_view(game))) if held else {},
         )
     try:
         operations.abandon_game(operations.locked_game(table, game_id))

@@ -7,6 +7,7 @@ from sqlalchemy import select
 
 from scorekeeper.api.history import csv_response, finished_games
 from scorekeeper.extensions import db
+from scorekeeper.levels import seat_label, side_label
 from scorekeeper.models import Game
 from scorekeeper.pages.access import page_table
 from scorekeeper.standings import history_rows, player_statistics
@@ -24,7 +25,13 @@ def history(table_id: int) -> str:
         ).scalars()
     )
     statistics = [(player, player_statistics(player.id, games)) for player in table.players]
-    rows = list(history_rows(finished_games(table)))
+    finished = finished_games(table)
+    # A row per seat, in the order history_rows gives them: computers named in the page's language.
+    seats = [(side, seat) for game in finished for side in game.sides for seat in side.seats]
+    rows = [
+        {**row, "side_name": side_label(side), "player": seat_label(seat)}
+        for row, (side, seat) in zip(history_rows(finished), seats, strict=True)
+    ]
     return render_template("pages/history.html", table=table, rows=rows, statistics=statistics)
 
 

@@ -8,6 +8,7 @@ import segno
 from flask import Blueprint, make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
 from sqlalchemy import select
+from sqlalchemy.orm import selectinload
 from werkzeug.exceptions import Conflict, NotFound
 from werkzeug.wrappers import Response
 
@@ -16,7 +17,7 @@ from scorekeeper import operations
 from scorekeeper.auth import token_hash
 from scorekeeper.extensions import db
 from scorekeeper.i18n import LANGUAGE_COOKIE, N_
-from scorekeeper.models import Game, Table
+from scorekeeper.models import Game, Seat, Side, Table
 from scorekeeper.pages.access import ONE_YEAR, cookie_name, joined_tables, page_table, remember
 from scorekeeper.problems import InvalidRequest
 from scorekeeper.schemas import load
@@ -111,7 +112,11 @@ def table(table_id: int) -> Response:
 
 def table_page(table: Table, errors: dict[str, str] | None = None) -> str:
     games = db.session.execute(
-        select(Game).where(Game.table_id == table.id).order_by(Game.id.desc()).limit(50)
+        select(Game)
+        .where(Game.table_id == table.id)
+        .order_by(Game.id.desc())
+        .limit(50)
+        .options(selectinload(Game.sides).selectinload(Side.seats).joinedload(Seat.player))
     ).scalars()
     token = request.cookies[cookie_name(table.id)]
     share = url_for("pages.tables.join", table_id=table.id, _external=True) + "#" + token

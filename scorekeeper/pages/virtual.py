@@ -30,6 +30,7 @@ from scorekeeper import virtual
 from scorekeeper.auth import token_hash
 from scorekeeper.extensions import db
 from scorekeeper.i18n import N_, gettext, language
+from scorekeeper.levels import DEFAULT_LEVEL, LEVELS, in_language
 from scorekeeper.models import Game, Seat, Table
 from scorekeeper.move_words import MoveWords
 from scorekeeper.operations import locked_game
@@ -47,7 +48,7 @@ from scorekeeper.standings import game_view
 
 bp = Blueprint("virtual", __name__)
 
-DEFAULT_COMPUTER = "strong"
+DEFAULT_COMPUTER = DEFAULT_LEVEL.key
 SEAT_LINKS = "seat_links"
 """Where the phone that dealt keeps the seats' links of its last deal (its session)."""
 RECENT_EVENTS = 8
@@ -82,7 +83,7 @@ def new_virtual_game(table_id: int) -> Any:
         players=players,
         rules=Rules.for_players(players),
         supported=SUPPORTED_PLAYERS,
-        computers=virtual.COMPUTERS,
+        levels=LEVELS,
         picks=seat_picks(request.form, table.players, players, DEFAULT_COMPUTER),
         errors=errors,
     ), 422 if errors else 200
@@ -110,7 +111,7 @@ def seat_links(table_id: int, game_id: int) -> str:
 
 
 def _seat_choice(value: str) -> dict[str, Any]:
-    """A seat from the form: ``p<id>`` a player of the table, ``c<kind>`` a computer."""
+    """A seat from the form: ``p<id>`` a player of the table, ``c<level>`` a computer."""
     if value.startswith("p") and (player := whole_number(value[1:])) is not None:
         return {"player": player}
     return {"computer": value[1:] or DEFAULT_COMPUTER}
@@ -182,7 +183,7 @@ def _page(game: Game, seat: Seat, token: str, notice: str | None) -> str:
 
 
 def _render(game: Game, played: EngineGame, seat: Seat, token: str, notice: str | None) -> str:
-    view = game_view(game)
+    view = in_language(game_view(game))
     names = [side["name"] for side in view["sides"]]
     seat_names = seat_names_of(view)
     state = None if played.over else seat_view(played.hand, seat.seat)

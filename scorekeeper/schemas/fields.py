@@ -10,6 +10,7 @@ from typing import Any
 from marshmallow import ValidationError, fields, validate
 
 from engine.cards import DISTANCE_VALUES
+from scorekeeper.levels import ACCEPTED, level_named
 from scorekeeper.names import name_problem, normal_name
 
 LIMIT = 10**9
@@ -142,3 +143,17 @@ class Name(Text):
             if problem:
                 raise ValidationError(f"Not a valid name: {problem}.")
         return normal_name(text)
+
+
+class ComputerLevel(fields.String):
+    """A computer seat's player, by its level (``club``) or its technical name (``strong``):
+    loaded as the technical name, which is what a seat stores (:mod:`scorekeeper.levels`)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        name = super()._deserialize(value, attr, data, **kwargs)
+        level = level_named(name)
+        if level is None:
+            raise ValidationError(
+                f"There is no such computer level: choose one of {', '.join(ACCEPTED)}."
+            )
+        return level.computer

@@ -7,7 +7,7 @@ from marshmallow import RAISE, Schema, fields, validate
 from engine.cards import Card
 from engine.rules import SUPPORTED_PLAYERS
 from scorekeeper.models import GameStatus
-from scorekeeper.schemas.fields import Name, StrictInteger, Text, UtcDateTime
+from scorekeeper.schemas.fields import ComputerLevel, Name, StrictInteger, Text, UtcDateTime
 from scorekeeper.schemas.reports import HandSchema
 
 MAX_PAGE = 100
@@ -46,7 +46,7 @@ class GameCreateSchema(Strict):
 
 class VirtualSeatSchema(Strict):
     player = StrictInteger(validate=validate.Range(min=1, max=2**31 - 1))
-    computer = fields.String(validate=validate.Length(max=16))
+    computer = ComputerLevel()
 
 
 class VirtualGameCreateSchema(Strict):
@@ -125,6 +125,7 @@ class SeatSchema(Schema):
     seat = fields.Integer()
     player_id = fields.Integer(allow_none=True)
     computer = fields.String(allow_none=True)
+    level = fields.String(allow_none=True)
     name = fields.String()
 
 

@@ -16,8 +16,8 @@ def test_two_player_game_seats_and_names(table: TableAccess) -> None:
     game = table.start_game(2, [[ann], [bob]])
     assert [side["name"] for side in game["sides"]] == ["Ann", "Bob"]
     assert [s["seats"] for s in game["sides"]] == [
-        [{"seat": 0, "player_id": ann, "computer": None, "name": "Ann"}],
-        [{"seat": 1, "player_id": bob, "computer": None, "name": "Bob"}],
+        [{"seat": 0, "player_id": ann, "computer": None, "level": None, "name": "Ann"}],
+        [{"seat": 1, "player_id": bob, "computer": None, "level": None, "name": "Bob"}],
     ]
     assert (game["status"], game["totals"], game["hands"], game["winner"]) == (
         "in_progress",

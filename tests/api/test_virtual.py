@@ -123,7 +123,7 @@ def test_a_virtual_game_gives_tokens_to_players_only(table: TableAccess) -> None
         None,
         "strong",
     ]
-    assert body["game"]["sides"][1]["name"] == "Computer 2 (strong)"
+    assert body["game"]["sides"][1]["name"] == "Computer 2 (Club)"
     mine = seats[0].read()
     assert mine["seat"] == 0 and mine["state"]["to_act"] == 0
     # The computer, dealt to first, has played; seat 0 has drawn its seventh card.
@@ -303,7 +303,7 @@ def test_a_whole_game_lands_in_the_history_and_replays(table: TableAccess, seeds
     assert {row["virtual"] for row in rows} == {True}
     assert {row["total"] for row in rows} == set(game["totals"])
     csv = table.get("/history.csv").get_data(as_text=True)
-    assert "Computer 2 (strong)" in csv
+    assert "Computer 2 (Club)" in csv
     assert seats[0].move(view["next_move"], {"move": "pass"}).status_code == 409
     # The player's last move is the request that ended the game: the winning move was either it
     # or a computer's answer played within that request. A double tap of it is answered again.

@@ -14,9 +14,9 @@ from scorekeeper import virtual
 from tests.pages.conftest import PHONE
 from tests.pages.test_virtual_pages import NEXT_MOVE, deal, play, tap_card
 
-ANN_AND_A_COMPUTER = ["Ann", "Computer (strong)"]
-THREE_SIDES = ["Ann", "Computer (strong)", "Computer (strong)"]
-SIX_SEATS = ["Ann"] + ["Computer (strong)"] * 5
+ANN_AND_A_COMPUTER = ["Ann", "Computer (Club)"]
+THREE_SIDES = ["Ann", "Computer (Club)", "Computer (Club)"]
+SIX_SEATS = ["Ann"] + ["Computer (Club)"] * 5
 
 
 def seeded(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
@@ -61,12 +61,12 @@ def test_tapping_a_card_then_its_target_plays_it(
     panel = tap_card(page, page.locator(".hand-card[data-card=speed_limit]"))
     # Only that card's moves: on the other side, or discarded.
     expect(panel.locator("form.move")).to_have_count(2)
-    on_computer = panel.get_by_role("button", name="Play Speed Limit on Computer 2 (strong)")
-    expect(on_computer).to_have_text("On Computer 2 (strong)")
+    on_computer = panel.get_by_role("button", name="Play Speed Limit on Computer 2 (Club)")
+    expect(on_computer).to_have_text("On Computer 2 (Club)")
     expect(panel.get_by_role("button", name="Discard Speed Limit")).to_be_visible()
     play(page, on_computer)
     expect(page.locator(".events")).to_contain_text(
-        "Ann has played Speed Limit on Computer 2 (strong)"
+        "Ann has played Speed Limit on Computer 2 (Club)"
     )
 
 
@@ -76,7 +76,7 @@ def test_a_hazard_offers_each_opponent_by_name(
     seeded(monkeypatch, 122)
     deal(page, live_server, THREE_SIDES, table="Hazard")
     panel = tap_card(page, page.locator(".hand-card[data-card=flat_tire]"))
-    for name in ("Computer 2 (strong)", "Computer 3 (strong)"):
+    for name in ("Computer 2 (Club)", "Computer 3 (Club)"):
         expect(panel.get_by_role("button", name=f"Play Flat Tire on {name}")).to_be_visible()
     # Each opponent's tableau lights up as a target too, never the own one.
     expect(page.locator(".tableau.target")).to_have_count(2)
@@ -150,13 +150,13 @@ def test_six_seats_fit_the_phone(
     seeded(monkeypatch, 69)
     deal(page, live_server, SIX_SEATS, table="Six")
     expect(page.locator(".tableau")).to_have_count(3)  # partners share a side
-    expect(page.locator(".tableau.own")).to_contain_text("Ann & Computer 4 (strong)")
+    expect(page.locator(".tableau.own")).to_contain_text("Ann & Computer 4 (Club)")
     no_horizontal_scroll(page)
     panel = tap_card(page, page.locator(".hand-card[data-card=out_of_gas]"))
     expect(panel.locator("form.move")).to_have_count(3)
     expect(
         panel.get_by_role(
-            "button", name="Play Out of Gas on Computer 3 (strong) & Computer 6 (strong)"
+            "button", name="Play Out of Gas on Computer 3 (Club) & Computer 6 (Club)"
         )
     ).to_be_visible()
     no_horizontal_scroll(page)
@@ -173,7 +173,7 @@ def test_an_attacked_side_says_so(
     other = page.locator(".tableau:not(.own)")
     expect(other).not_to_have_class(re.compile("attacked"))
     panel = tap_card(page, page.locator(".hand-card[data-card=speed_limit]"))
-    play(page, panel.get_by_role("button", name="Play Speed Limit on Computer 2 (strong)"))
+    play(page, panel.get_by_role("button", name="Play Speed Limit on Computer 2 (Club)"))
     # On this deal the computer cannot answer at once: its side shows the limit, attacked.
     speed = other.locator(".piles > div").filter(has_text="Speed")
     expect(speed.locator(".chip.k-hazard")).to_have_text("Speed Limit")
@@ -190,7 +190,7 @@ def test_a_phone_without_scripts_plays_through_buttons(
     expect(page.locator(".card-pick")).to_have_count(0)
     limit = page.locator(".hand-card[data-card=speed_limit]")
     expect(limit.get_by_role("button")).to_have_count(2)  # every move of the card, at once
-    play(page, limit.get_by_role("button", name="Play Speed Limit on Computer 2 (strong)"))
+    play(page, limit.get_by_role("button", name="Play Speed Limit on Computer 2 (Club)"))
     expect(page.locator(".events")).to_contain_text("Ann has played Speed Limit on Computer 2")
 
 

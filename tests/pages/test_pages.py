@@ -359,7 +359,7 @@ def test_every_page_keeps_to_the_content_security_policy(page: Page, live_server
     page.goto(page.url.rsplit("/games/", 1)[0] + "/history")
     page.get_by_role("link", name="Policy").click()
     page.get_by_role("link", name="Play in the app").click()
-    page.locator("select[name=seat1]").select_option(label="Computer (strong)")
+    page.locator("select[name=seat1]").select_option(label="Computer (Club)")
     page.get_by_role("button", name="Deal").click()
     expect(page.locator(".hand .card").first).to_be_visible()
     page.wait_for_load_state("load")

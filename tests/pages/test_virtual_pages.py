@@ -80,11 +80,11 @@ def test_a_whole_hand_against_a_computer(
     page: Page, live_server: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(virtual, "new_seed", lambda: 3)
-    deal(page, live_server, ["Ann", "Computer (strong)"])
+    deal(page, live_server, ["Ann", "Computer (Club)"])
     expect(page.locator(".hand .card")).to_have_count(7)  # its draw made, seat 1 having played
     assert page.locator(".hand .card .name").first.text_content()
     expect(page.get_by_text("Your move")).to_be_visible()
-    expect(page.locator(".events li").first).to_contain_text("Computer 2 (strong)")
+    expect(page.locator(".events li").first).to_contain_text("Computer 2 (Club)")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"]
     for _ in range(MOVES_IN_A_HAND):
@@ -120,7 +120,7 @@ def test_two_phones_play_their_own_seats(phone: Callable[..., Page], live_server
 
 def test_a_stale_page_plays_nothing(phone: Callable[..., Page], live_server: str) -> None:
     first = phone()
-    deal(first, live_server, ["Ann", "Computer (greedy)"], table="Stale")
+    deal(first, live_server, ["Ann", "Computer (Beginner)"], table="Stale")
     # The same seat on a second device, without scripts: its page does not refresh itself.
     second = phone(javascript=False)
     second.goto(first.url)
@@ -140,7 +140,7 @@ def test_a_stale_page_plays_nothing(phone: Callable[..., Page], live_server: str
 
 
 def test_the_virtual_pages_in_french(page: Page, live_server: str) -> None:
-    deal(page, live_server, ["Ann", "Computer (random)"], table="En français")
+    deal(page, live_server, ["Ann", "Computer (Novice)"], table="En français")
     page.get_by_role("link", name="FR", exact=True).click()
     expect(page.get_by_role("heading", name="Votre main")).to_be_visible()
     panel = tap_card(page, page.locator(".hand-card").first)
@@ -180,7 +180,7 @@ def test_every_button_says_what_it_sends(
     """A whole hand against a computer on a known deal, every button of every page checked;
     the deal puts hazards on the player, so the coup-fourré prompt is met too."""
     monkeypatch.setattr(virtual, "new_seed", lambda: 7)
-    deal(page, live_server, ["Ann", "Computer (strong)"], table="Labels")
+    deal(page, live_server, ["Ann", "Computer (Club)"], table="Labels")
     seen: set[str] = set()
     chances = 0
     for _ in range(MOVES_IN_A_HAND):
@@ -227,7 +227,7 @@ def form_fields(form: Locator) -> dict[str, str]:
 
 
 def test_a_hint_marks_the_move_the_api_suggests(page: Page, live_server: str) -> None:
-    deal(page, live_server, ["Ann", "Computer (strong)"], table="Hint")
+    deal(page, live_server, ["Ann", "Computer (Club)"], table="Hint")
     expect(page.get_by_text("Your move")).to_be_visible()
     number = page.locator(NEXT_MOVE).first.input_value()
     page.get_by_role("button", name="Hint").click()
@@ -242,7 +242,7 @@ def test_a_hint_marks_the_move_the_api_suggests(page: Page, live_server: str) ->
 
 
 def test_the_card_of_a_hint_is_marked_and_its_panel_too(page: Page, live_server: str) -> None:
-    deal(page, live_server, ["Ann", "Computer (strong)"], table="Hinted card")
+    deal(page, live_server, ["Ann", "Computer (Club)"], table="Hinted card")
     page.get_by_role("button", name="Hint").click()
     card = page.locator(".hand-card.suggested-card")
     expect(card).to_have_count(1)  # the first seeded deal's hint plays a card (a Roll)
@@ -255,6 +255,6 @@ def test_the_card_of_a_hint_is_marked_and_its_panel_too(page: Page, live_server:
 
 def test_no_hint_button_without_javascript(phone: Callable[..., Page], live_server: str) -> None:
     page = phone(javascript=False)
-    deal(page, live_server, ["Ann", "Computer (strong)"], table="No script")
+    deal(page, live_server, ["Ann", "Computer (Club)"], table="No script")
     expect(page.get_by_text("Your move")).to_be_visible()
     expect(page.locator(".hint-ask")).to_be_hidden()

@@ -1,0 +1,159 @@
+"""The levels a person chooses for a computer seat, named by how well they play.
+
+Each level is one of the engine's computer players (``engine.players``), known to the code and
+stored with a seat by its technical name (``random``, ``greedy``, ``strong``, ``search``). People
+choose, and the pages show, the level: its name and a line saying how it plays, in the page's
+language. The API takes either word for a seat and answers both. :data:`LEVELS` is the only list
+of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from scorekeeper.i18n import N_, gettext
+from scorekeeper.names import team_name
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Level:
+    """A level a computer seat may be given: its key, the computer player that plays it, and
+    its English name and description (marked for translation)."""
+
+    key: str
+    computer: str
+    name: str
+    description: str
+
+
+LEVELS = (
+    Level(
+        key="novice",
+        computer="random",
+        name=N_("Novice"),
+        description=N_("Plays any legal card, at random."),
+    ),
+    Level(
+        key="beginner",
+        computer="greedy",
+        name=N_("Beginner"),
+        description=N_("Plays the first useful card it sees."),
+    ),
+    Level(
+        key="club",
+        computer="strong",
+        name=N_("Club"),
+        description=N_(
+            "Counts the cards, attacks the leader and holds its safeties for coups-fourrés."
+        ),
+    ),
+    Level(
+        key="expert",
+        computer="search",
+        name=N_("Expert"),
+        description=N_(
+            "Club's judgement, and in the last part of each hand it looks ahead over the cards "
+            "it cannot see."
+        ),
+    ),
+)
+"""The levels, weakest first."""
+
+DEFAULT_LEVEL = LEVELS[2]
+"""The level a new virtual game offers for each computer seat: Club."""
+
+_BY_NAME: Mapping[str, Level] = {
+    name: level for level in LEVELS for name in (level.key, level.computer)
+}
+ACCEPTED = tuple(level.key for level in LEVELS) + tuple(level.computer for level in LEVELS)
+"""What a seat's ``computer`` may say: a level's key, or its computer player's technical name."""
+
+COMPUTER_NAME = N_("Computer %(number)s (%(level)s)")
+"""How a computer seat is named: by its chair, so two of a level are told apart."""
+
+
+def level_named(name: str | None) -> Level | None:
+    """The level called ``name`` by its key or by its computer player's name; None if none is.
+
+    >>> level_named("expert") == level_named("search") == LEVELS[3]
+    True
+    >>> level_named("oracle") is None
+    True
+    """
+    return _BY_NAME.get(name) if name else None
+
+
+def level_key(computer: str | None) -> str | None:
+    """The key of the level ``computer`` plays, or None for a person's seat (or an unknown
+    player).
+
+    >>> level_key("strong"), level_key(None)
+    ('club', None)
+    """
+    level = level_named(computer)
+    return None if level is None else level.key
+
+
+def computer_name(seat: int, computer: str) -> str:
+    """A computer seat's name as stored and answered by the API, in English: "Computer 2 (Club)".
+
+    >>> computer_name(1, "strong")
+    'Computer 2 (Club)'
+    """
+    level = level_named(computer)
+    return COMPUTER_NAME % {"number": seat + 1, "level": level.name if level else computer}
+
+
+def local_computer_name(seat: int, computer: str) -> str:
+    """A computer seat's name in the request's language: "Ordinateur 2 (Club)"."""
+    level = level_named(computer)
+    shown = gettext(level.name) if level else computer
+    return gettext(COMPUTER_NAME, number=seat + 1, level=shown)
+
+
+def local_side_name(name: str, seats: Iterable[Mapping[str, Any]]) -> str:
+    """A side's name in the request's language: a side with a computer seat is named after its
+    seats (as it was named when dealt), each computer in the request's language; any other side
+    keeps its stored name."""
+    seats = list(seats)
+    if not any(seat["computer"] for seat in seats):
+        return name
+    return team_name(local_seat_name(seat) for seat in seats)
+
+
+def local_seat_name(seat: Mapping[str, Any]) -> str:
+    """A seat's name (``seat``: a seat as :func:`scorekeeper.standings.game_view` answers it) in
+    the request's language."""
+    if seat["computer"]:
+        return local_computer_name(seat["seat"], seat["computer"])
+    return str(seat["name"])
+
+
+def in_language(view: dict[str, Any]) -> dict[str, Any]:
+    """A game as :func:`scorekeeper.standings.game_view` answers it, with its computer seats and
+    their sides named in the request's language (a page's view; the API's names stay English)."""
+    sides = [
+        {
+            **side,
+            "name": local_side_name(side["name"], side["seats"]),
+            "seats": [{**seat, "name": local_seat_name(seat)} for seat in side["seats"]],
+        }
+        for side in view["sides"]
+    ]
+    return {**view, "sides": sides}
+
+
+def seat_label(seat: Any) -> str:
+    """A stored seat's (:class:`scorekeeper.models.Seat`) name in the request's language."""
+    return local_seat_name({"seat": seat.seat, "computer": seat.computer, "name": seat.name})
+
+
+def side_label(side: Any) -> str:
+    """A stored side's (:class:`scorekeeper.models.Side`) name in the request's language: only
+    a virtual game's sides can hold a computer, so a game at the table's keep their name."""
+    if not side.game.virtual:
+        return str(side.name)
+    seats = [{"seat": s.seat, "computer": s.computer, "name": s.name} for s in side.seats]
+    return local_side_name(side.name, seats)
