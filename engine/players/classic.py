@@ -7,13 +7,14 @@ Source: BSD ``mille`` by Ken Arnold (1982), Copyright (c) 1982, 1993 The Regents
 of California, distributed under the BSD licence (redistribution with or without modification
 permitted provided the copyright notice is retained). No code or comment of it is copied here: this
 module makes the same decisions from the same quantities, with the same integer arithmetic (``/``
-truncates toward zero; ``unsigned`` variables wrap; its ``bool`` flags are C99 bools, as the
-curses headers it is built with define them, so ``cango`` only says whether some card may be
-played, and one distance card that would leave the side stranded short of the target ends the
-valuation of plays) and the same tie-breaks (``>=`` for the best
-card and ``<=`` for the worst: the last slot of the hand wins a tie), and draws ``roll(1, 10)``
-from the player's own ``Random`` exactly where the original rolls. A recorded set of the original's
-decisions (``tests/engine/fixtures/classic_decisions.json.gz``) checks that it still agrees.
+truncates toward zero; ``unsigned`` variables wrap; its ``bool`` is a ``char``, as the BSD curses
+headers it was written for and ran with define it, so ``cango`` counts the cards other than
+safeties that may be played: a 25 or 50 that would leave the side stranded short of the target
+takes only itself out of the play, and the hand is valued again as a discard only when it was the
+last card to play) and the same tie-breaks (``>=`` for the best card and ``<=`` for the worst: the
+last slot of the hand wins a tie), and draws ``roll(1, 10)`` from the player's own ``Random``
+exactly where the original rolls. A recorded set of the original's decisions, built with ``bool``
+a ``char`` (``tests/engine/fixtures/classic_decisions.json.gz``), checks that it still agrees.
 
 Internally every card is numbered as comp.c numbers it (``C_25`` = 0 ... ``C_RIGHT_WAY`` = 18,
 ``C_INIT`` = -1 for no card), because some of its values *are* card numbers. How the engine maps
@@ -323,15 +324,15 @@ def roll_die(rng: Random) -> int:
 
 class _Scan:
     """What calcmove's first pass over the hand finds: each slot's playability, the counts of
-    each card, how many cards may be played, and whether a hazard may be played or the trip
-    completed."""
+    each card, how many cards other than safeties may be played (``cango``: comp.c's ``bool``
+    is a ``char`` and counts them), and whether a hazard may be played or the trip completed."""
 
     __slots__ = ("playit", "count", "cango", "safe", "canstop", "foundend")
 
     def __init__(self) -> None:
         self.playit = [0] * HAND_SZ
         self.count = [0] * NUM_CARDS
-        self.cango = False
+        self.cango = 0
         self.safe = 0
         self.canstop = False
         self.foundend = False
@@ -353,7 +354,7 @@ def _first_pass(pos: Position, scan: _Scan) -> int:
             playable = canplay(pos, me, op, card)
             scan.playit[slot] = int(playable)
             if playable:
-                scan.cango = True
+                scan.cango += 1
                 if card in (C_STOP, C_CRASH, C_FLAT, C_EMPTY):
                     scan.canstop = True
                 elif card == C_LIMIT:
@@ -390,7 +391,7 @@ def _safety_to_lay(pos: Position, scan: _Scan, roll: Callable[[], int]) -> int:
                 if left < pos.deck_size // 4:
                     return slot
             scan.safe -= 1
-            scan.playit[slot] = int(scan.cango)
+            scan.playit[slot] = scan.cango
         slot += 1
     return -1
 
@@ -404,9 +405,10 @@ def _count_need(pos: Position) -> None:
 
 class _Valuation:
     """calcmove's second pass: one value per slot, the best (last on ties) to play when a card
-    may be played, the worst (last on ties) to discard otherwise. A distance card that would
-    leave the side stuck a few km short may take the last playable card away: then the pass is
-    made again as a discard, with the counts as the abandoned pass left them."""
+    may be played, the worst (last on ties) to discard otherwise. A 25 or 50 that would leave
+    the side stuck a few km short is valued at nothing and takes one card off ``cango``; when
+    it takes the last, the pass is made again as a discard, with the counts as the abandoned
+    pass left them."""
 
     __slots__ = (
         "pos",
@@ -447,7 +449,7 @@ class _Valuation:
         pos, scan = self.pos, self.scan
         me = pos.me
         count = scan.count
-        self.foundlow = (
+        self.foundlow = bool(
             self.cango
             or count[C_END_LIMIT] != 0
             or pos.numseen[C_LIMIT] == pos.numcards[C_LIMIT]
@@ -500,8 +502,9 @@ class _Valuation:
         return 0
 
     def _low_distance(self, card: int) -> int:
-        """25 and 50: kept back when they could leave the side stuck short of the target, and
-        the first low card is kept (valued high) while a Speed Limit may still come."""
+        """25 and 50: not played when they could leave the side stuck short of the target (the
+        play goes to another card, or none is left to play), and the first low card is kept
+        (valued high) while a Speed Limit may still come."""
         pos = self.pos
         me, count = pos.me, self.scan.count
         diff = pos.end - me.mileage
@@ -513,8 +516,9 @@ class _Valuation:
             and (card == C_25 or diff % 50 == 0)
             and not (card == C_50 and diff - 50 == 25 and count[C_25] > 0)
         ):
-            self.cango = False  # comp.c's flag is a bool: the first such card ends the pass
-            self.redo = True
+            self.cango -= 1  # a count: the pass goes on while another card may be played
+            if self.cango <= 0:
+                self.redo = True
             return 0
         value = (VALUE[card] >> 3) + (1 if me.speed == C_LIMIT else -1)
         if not self.foundlow and (card == C_50 or count[C_50] == 0):

@@ -28,6 +28,7 @@ from engine.players.classic import (
     C_INIT,
     C_LIMIT,
     M_DISCARD,
+    M_PLAY,
     NUMNEED_AT_START,
     S_PLAYED,
     S_UNKNOWN,
@@ -103,18 +104,33 @@ def _side(battle: int, speed: int, rolling: bool, km: int, safeties: list[int]) 
     return Side(battle, speed, rolling, km, 0, safeties)
 
 
-def test_a_low_card_that_would_strand_the_side_takes_the_play_away() -> None:
-    """comp.c's ``cango`` is a bool: at 600 of 700, a lone 25 that would leave the side short
-    ends the valuation of plays, so it discards (a Roll) though a 100 completes the trip, as
-    the compiled comp.c does."""
+def _stranding_hand(speed: int) -> tuple[Position, list[int]]:
+    """At 600 of 700 (a game's position): a 25 and a 50 that would each leave the side short of
+    the target, and two 100s that complete the trip."""
     hand = [C_25, C_GO, C_GO, C_50, C_GO, C_100, C_100]
-    me = _side(C_GO, C_END_LIMIT, True, 600, [S_PLAYED, S_UNKNOWN, S_UNKNOWN, S_UNKNOWN])
+    me = _side(C_GO, speed, True, 600, [S_PLAYED, S_UNKNOWN, S_UNKNOWN, S_UNKNOWN])
     op = _side(C_GO, C_INIT, True, 350, [S_UNKNOWN] * 4)
     seen = [3, 5, 4, 5, 1, 0, 1, 0, 0, 1, 1, 1, 0, 6, 3, 1, 0, 0, 0, 0]
     need = list(NUMNEED_AT_START)
-    pos = Position(hand, me, op, seen, DECK, need, 3, 63, 700, 101)
-    assert calcmove(pos, lambda: 5) == (M_DISCARD, 1)  # the first Roll: its value shares most
+    return Position(hand, me, op, seen, DECK, need, 3, 63, 700, 101), need
+
+
+def test_a_low_card_that_would_strand_the_side_takes_only_itself_out_of_the_play() -> None:
+    """comp.c's ``bool`` is a ``char`` (BSD curses), so ``cango`` counts the cards that may be
+    played: the 25 and the 50 are each valued at nothing and taken off the count, two cards
+    are left to play, and the first 100, which completes the trip, is played, as comp.c does."""
+    pos, need = _stranding_hand(C_END_LIMIT)
+    assert calcmove(pos, lambda: 5) == (M_PLAY, 5)
     assert need == list(NUMNEED_AT_START)  # rolling: nothing is needed
+
+
+def test_the_last_card_to_play_stranding_the_side_turns_the_turn_into_a_discard() -> None:
+    """Under a Speed Limit only the 25 and the 50 may be played: the 25 takes one card off
+    ``cango``, the 50 the last, and the hand is valued again as a discard, as comp.c does (the
+    second 100 goes: valued at its card number once the first is the valuable one)."""
+    pos, need = _stranding_hand(C_LIMIT)
+    assert calcmove(pos, lambda: 5) == (M_DISCARD, 6)
+    assert need == list(NUMNEED_AT_START)
 
 
 def test_one_card_from_home_reads_the_hundreds_seen_for_right_of_way() -> None:
