@@ -41,7 +41,9 @@ How this engine's world maps onto ``mille-ai``'s, since the original reads that 
   they are still counted; ``mille-ai``'s own game would have dropped a coup-fourré's hazard).
 - **Coup-fourré.** Always declared (the first coup-fourré offered is the one for the hazard
   just played); only the pass is left when the seat holds no safety to declare.
-- **Extension.** At 700 where the rules allow it, the original's ``goForExtension``.
+- **Extension.** Whenever the engine offers it (at 700 with 2, 3 or 6 seats; at 1,000 with 4
+  under ``four_player_extension: to_1200``, which ``mille-ai`` never offers), the original's
+  ``goForExtension``, its 5,000 read as the game's end.
 """
 
 from __future__ import annotations
