@@ -19,11 +19,27 @@ laid, then spare hazards, then the shortest distance, then the first card in han
 
 How this engine's world maps onto ``mille-ai``'s, since the original reads that one:
 
-- **Moves.** The legal moves are the engine's (its rules, variants included), listed as
-  ``mille-ai``'s game lists them: card by card in hand order (:attr:`SeatView.hand_codes`, which
-  is ``mille-ai``'s hand order too: dealt and drawn cards are appended, a played card leaves at
-  its first copy), a card held twice listed twice; for each card its discard first, then its
-  play, a hazard once per opponent side it may hit, in side order.
+- **Moves.** KevinAI was written for, and won its contest in, ``mille-ai``'s own game, whose
+  ``GameState.findValidPlays`` decides what it may choose from; so its moves are the ones that
+  game would list in the mapped position (below), kept only where this engine allows them too.
+  ``mille-ai`` lists every card's discard; the remedy the side needs (``needRemedy``), End of
+  Limit under a limit, distance while rolling (25 and 50 only under a limit, no third 200 for
+  the side, none past the target), any safety; a Speed Limit on an opponent side neither
+  limited nor holding Right of Way, a battle hazard only on one rolling and without its safety.
+  The engine, under its default rules, allows more (a hazard on a side already stopped, a Roll
+  on an empty pile with Right of Way laid, and so on): a move ``mille-ai`` would not list is
+  never chosen, whatever the engine allows. The other way round, the engine refuses only one
+  kind of move ``mille-ai`` lists: the discard of a safety under ``discard_safeties:
+  forbidden``, dropped from the list (its play is always left). The rest of ``mille-ai``'s
+  list is engine-legal under every variant: the engine's rolling side takes the distance
+  ``mille-ai`` allows (a 200 limit per player counts each seat's 200s, never more than the
+  side's), the remedy needed is the one for the hazard showing and Go is needed only on an
+  empty pile, a remedy or a corrected hazard, where the engine takes each, and the engine's
+  hazards reach every side ``mille-ai``'s do. The list is in ``mille-ai``'s order: card by card
+  in hand order (:attr:`SeatView.hand_codes`, which is ``mille-ai``'s hand order too: dealt and
+  drawn cards are appended, a played card leaves at its first copy), a card held twice listed
+  twice; for each card its discard first, then its play, a hazard once per opponent side it
+  may hit, in side order.
 - **Card numbers.** ``mille-ai`` numbers the cards 25, 50, 75, 100, 200, Spare Tire, Gasoline,
   Repairs, Go, End of Limit, Flat Tire, Out of Gas, Accident, Stop, Speed Limit, Puncture Proof,
   Extra Tank, Driving Ace, Right of Way; its sorts by card number follow :data:`MILLE_NUMBER`
@@ -40,7 +56,9 @@ How this engine's world maps onto ``mille-ai``'s, since the original reads that 
   that is every card face up (the hazards a safety clears go to the engine's discard pile, where
   they are still counted; ``mille-ai``'s own game would have dropped a coup-fourré's hazard).
 - **Coup-fourré.** Always declared (the first coup-fourré offered is the one for the hazard
-  just played); only the pass is left when the seat holds no safety to declare.
+  just played), also against a hazard ``mille-ai``'s game would not have let another player
+  lay (the original says yes to every one); only the pass is left when the seat holds no
+  safety to declare.
 - **Extension.** Whenever the engine offers it (at 700 with 2, 3 or 6 seats; at 1,000 with 4
   under ``four_player_extension: to_1200``, which ``mille-ai`` never offers), the original's
   ``goForExtension``, its 5,000 read as the game's end.
@@ -60,6 +78,7 @@ from engine.codes import (
     DISTANCE_75,
     DISTANCE_100,
     DISTANCE_200,
+    DISTANCES,
     DRIVING_ACE,
     END_OF_LIMIT,
     EXTRA_TANK,
@@ -68,6 +87,7 @@ from engine.codes import (
     HAZARD,
     KIND,
     KM,
+    LIMITED_DISTANCE,
     NO_CARD,
     OUT_OF_GAS,
     PUNCTURE_PROOF,
@@ -76,6 +96,7 @@ from engine.codes import (
     REPAIRS,
     RIGHT_OF_WAY,
     ROLL,
+    SAFETIES,
     SAFETY_FOR,
     SPARE_TIRE,
     SPEED_LIMIT,
@@ -142,9 +163,14 @@ class ContestPlayer:
 
 
 def mille_order(view: SeatView) -> list[Move]:
-    """The legal plays and discards as ``mille-ai``'s game lists them: per card in hand (a
-    card held twice comes twice), its discard, then its play or, for a hazard, its play on each
-    opponent side it may hit, in side order."""
+    """KevinAI's ``validMoves``: what ``mille-ai``'s game would list in the mapped position,
+    in its order, less what the engine refuses.
+
+    Per card in hand (a card held twice comes twice): its discard, then its play or, for a
+    hazard, its play on each opponent side it may hit, in side order. Which plays are listed is
+    ``mille-ai``'s rule (:func:`mille_plays`, :func:`mille_open_to`); a move is kept only if the
+    engine allows it too, and an engine-legal move ``mille-ai`` would not list is left out.
+    """
     discardable = 0
     own = 0
     against = [0, 0, 0]
@@ -157,6 +183,9 @@ def mille_order(view: SeatView) -> list[Move]:
             else:
                 against[move.target] |= 1 << move.code
     opponents = _opponents(view)
+    own &= mille_plays(view.tableau(view.side), view.target)
+    for side in opponents:
+        against[side] &= mille_open_to(view.tableau(side))
     moves: list[Move] = []
     for code in view.hand_codes:
         if discardable >> code & 1:
@@ -168,6 +197,42 @@ def mille_order(view: SeatView) -> list[Move]:
         elif own >> code & 1:
             moves.append(OWN_PLAY[code])
     return moves
+
+
+def mille_plays(us: Tableau, target: int) -> int:
+    """The cards ``mille-ai``'s game lets a side lay on its own tableau, as a mask: the remedy
+    it needs, End of Limit under a limit, distance while rolling (25 and 50 only under a limit,
+    no third 200, none past the target), any safety."""
+    plays = SAFETIES
+    needed = need_remedy(us)
+    if needed != NO_CARD:
+        plays |= 1 << needed
+    if us.limited:
+        plays |= 1 << END_OF_LIMIT
+    if us.rolling:
+        for code in DISTANCES:
+            if (
+                (not us.limited or LIMITED_DISTANCE >> code & 1)
+                and (us.two_hundreds < 2 or code != DISTANCE_200)
+                and us.distance + KM[code] <= target
+            ):
+                plays |= 1 << code
+    return plays
+
+
+def mille_open_to(rival: Tableau) -> int:
+    """The hazards ``mille-ai``'s game lets an opponent play on ``rival``, as a mask: a Speed
+    Limit unless already limited or holding Right of Way, a battle hazard only while the side
+    rolls and lacks its safety."""
+    safeties = rival.safeties
+    hazards = 0
+    if not rival.limited and RIGHT_OF_WAY not in safeties:
+        hazards |= 1 << SPEED_LIMIT
+    if rival.rolling:
+        for hazard in (ACCIDENT, OUT_OF_GAS, FLAT_TIRE, STOP):
+            if SAFETY_FOR[hazard] not in safeties:
+                hazards |= 1 << hazard
+    return hazards
 
 
 def _opponents(view: SeatView) -> list[int]:

@@ -1,6 +1,7 @@
 """The contest player against KevinAI's own decisions: seeded games whose every contest decision
 the original ``mille-ai`` program (``mille/kevin.py``) made too, asked of the same positions
-mapped to its state as :mod:`engine.players.contest` describes (recorded in
+mapped to its state as :mod:`engine.players.contest` describes, choosing among the moves its own
+game's ``findValidPlays`` lists there that the engine allows too (recorded in
 ``fixtures/contest_decisions.json.gz``). Replayed with the Python reference, each game unfolds the
 same way only if every decision agrees; the first that does not is named. The other seats (this
 project's strong and classic players when the games were recorded) replay their recorded moves,
@@ -158,6 +159,22 @@ def test_of_hazards_of_equal_weight_the_last_listed_is_played() -> None:
     three = position([C.ACCIDENT, *FILLER], own=[C.ROLL], other=[C.ROLL], players=3)
     set_battle(three, 2, [C.ROLL])
     assert contest_move(three) == Play(C.ACCIDENT, 2)
+
+
+def test_a_battle_hazard_goes_only_on_a_rolling_side() -> None:
+    """``mille-ai``'s game lists a battle hazard only against a side rolling: the engine lets
+    one be laid on a side already stopped, but KevinAI was never offered that and the port never
+    plays it. A Speed Limit ``mille-ai`` lets go on a side stopped or not, unless limited."""
+    stopped = [C.ROLL, C.OUT_OF_GAS]
+    alone = position([C.ACCIDENT, *FILLER], own=[C.ROLL], other=stopped)
+    assert Play(C.ACCIDENT, 1) in alone.legal_moves()
+    assert contest_move(alone) == Play(C.DISTANCE_50)
+    with_limit = position([C.ACCIDENT, C.SPEED_LIMIT, *FILLER], own=[C.ROLL], other=stopped)
+    assert contest_move(with_limit) == Play(C.SPEED_LIMIT, 1)
+    three = position([C.ACCIDENT, *FILLER], own=[C.ROLL], other=[C.ROLL], players=3)
+    set_battle(three, 2, stopped)
+    assert Play(C.ACCIDENT, 2) in three.legal_moves()
+    assert contest_move(three) == Play(C.ACCIDENT, 1)
 
 
 def test_a_safety_in_hand_makes_its_hazards_safe_to_play() -> None:
