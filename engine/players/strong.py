@@ -3,14 +3,18 @@ the extension: what a good table player does, without looking ahead.
 
 Every legal move gets a value in points, roughly what it is worth to the side, and the best is
 played. The order of those values is the player's strategy, learnt from the classic programs and
-then measured against them (``scorekeeper simulate``):
+then measured against faithful references of them (``classic``, ``contest``; tuned with
+``benchmarks/tune_strong.py`` on seeds of its own, judged with ``scorekeeper simulate``):
 
 - a safety laid in turn costs nothing (the same seat plays again), so one is laid at once when
   no coup-fourré can come of it any more, when it cures what shows, before completing the trip,
   when the hand may end soon, or rather than discard something useful; otherwise it is held;
 - a hazard on a rolling side costs that side two turns or more, more than any distance card
-  gains: attack first, aiming at the side nearest home, unless a coup-fourré is likely;
-- then cure, then drive, the longest card first;
+  gains: attack first, aiming at the side nearest home, unless a coup-fourré is likely; but a
+  side waiting for its Roll loses almost nothing to a hazard now (a Stop costs it nothing at
+  all), so the hazard waits until it rolls;
+- then cure, then drive, the longest card first; close to home a 25 or a 50 that its copies in
+  hand cannot follow up is held, so that one longer card may still finish;
 - a discard gives up the card least likely to be of use: what a safety already answers, what
   no hazard is left to call for, distance that no longer fits, spare copies.
 """
@@ -25,6 +29,7 @@ from engine.codes import (
     ANSWERS,
     CURES,
     DISTANCE,
+    DISTANCE_25,
     DISTANCE_200,
     DISTANCES,
     END_OF_LIMIT,
@@ -71,7 +76,11 @@ class Weights:
     """Draw-pile size at which a held safety is laid anyway."""
     attack: float = 420
     attack_stacked: float = -300
-    """A hazard on a side already stopped by another."""
+    """A hazard on a side already stopped by another, or a Stop on a side that needs a Roll
+    anyway: it costs that side nothing."""
+    attack_waiting: float = -300
+    """A hazard on a side waiting for its Roll (a remedy or nothing on top): it costs that side
+    one card more, where the same hazard once it rolls costs it a remedy and a Roll."""
     attack_per_km: float = 0.3
     """More for each km the target has driven."""
     coup_fourre_risk: float = 450
@@ -86,6 +95,10 @@ class Weights:
     first_200: float = 60
     exact: float = 150
     """For a distance card after which the rest of the hand completes the trip exactly."""
+    strand: float = 400
+    """Against a 25 or 50 played 100 km or less from home when the copies held cannot make up
+    the rest: kept, it still completes the trip with one more card, played it leaves one
+    exact card to wait for (BSD mille's computer holds it back)."""
     """Given up by the first 200, which ends the hope of a safe trip."""
     keep_safety: float = 1_000
     keep_dead: float = 0
@@ -244,7 +257,20 @@ class _Judge:
         room = self.target - mine.distance - km
         if room <= 200 and self._completes(room, card):
             value += weights.exact
+        elif self._strands(card, room + km):
+            value -= weights.strand
         return value
+
+    def _strands(self, card: int, room: int) -> bool:
+        """Whether playing ``card`` (a 25 or a 50), ``room`` km from home, gives up a way home
+        that holding it keeps: the copies held cannot cover ``room`` alone, so it would wait
+        for one exact card where, held, a longer one would do."""
+        km = KM[card]
+        if km > 50 or room > 100 or self.draw_pile == 0:
+            return False
+        if km == 50 and (room % 50 or (room == 75 and DISTANCE_25 in self.hand)):
+            return False
+        return room // km > self.hand.count(card)
 
     def _completes(self, room: int, played: int) -> bool:
         """Whether distance cards of the hand, ``played`` set aside, add up to ``room``."""
@@ -268,10 +294,12 @@ class _Judge:
             if room <= 50:
                 return -1.0
             value = weights.speed_limit_late if room <= 100 else weights.speed_limit
-        elif rival.hazard_showing != NO_CARD or (not rival.rolling and rival.battle_top == STOP):
+        elif rival.rolling:
+            value = weights.attack
+        elif card == STOP or rival.hazard_showing != NO_CARD:
             value = weights.attack_stacked
         else:
-            value = weights.attack
+            value = weights.attack_waiting
         value += weights.attack_per_km * rival.distance
         if _near_home(view, rival):
             value += weights.attack
