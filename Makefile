@@ -100,6 +100,7 @@ bench: $(VENV)/.installed-test compiled
 	$(BIN)/python benchmarks/api_vs_bare.py  # needs wrk: sudo apt-get install wrk
 	$(BIN)/python benchmarks/page_weight.py
 	$(BIN)/python benchmarks/selfplay.py
+	$(BIN)/python benchmarks/simulate_speed.py
 	$(BIN)/python benchmarks/virtual_moves.py
 
 clean:

@@ -37,7 +37,7 @@ class IdConverter(IntegerConverter):
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app: defaults, then ``SCOREKEEPER_*`` env settings, then ``test_config``."""
-    app = Flask(__name__, instance_relative_config=True)
+    app = Flask("scorekeeper", instance_relative_config=True)  # its logger and instance folder
     app.json = JSONProvider(app)
     app.request_class = JSONRequest
     app.config.from_mapping(config.defaults(app.instance_path))

@@ -12,7 +12,8 @@ Recorded once, before the engine's hot path was redesigned, by::
 
 Recording again overwrites the evidence: do it only for a deliberate change of the rules or of a
 computer player's judgement, and check that every other game comes out the same. The strong
-player's games were recorded again when it was redesigned to beat the classic programs; the random
+player's games were recorded again when it was redesigned to beat the classic programs, and again
+when it was retuned against their faithful references; the random
 and greedy games came out move for move as first recorded.
 """
 
