@@ -113,8 +113,8 @@ def simulate(
     if workers <= 1:
         yield from map(play, range(games))
         return
-    # Games sent to a worker in batches: one round trip per game cost more than a random game;
-    # a batch is small enough that each worker still gets eight of them, for the progress bar.
+    # Games go to a worker in batches, fewer round trips between the processes; a batch is small
+    # enough that each worker still gets eight of them, so the progress bar moves.
     batch = max(1, min(64, games // workers // 8))
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
         yield from pool.imap(play, range(games), chunksize=batch)
