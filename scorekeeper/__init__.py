@@ -17,6 +17,9 @@ if TYPE_CHECKING:
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app (:func:`scorekeeper.app.create_app`): defaults, then ``SCOREKEEPER_*`` env
     settings, then ``test_config``."""
+    from scorekeeper import engine_build
+
+    engine_build.prefer_compiled()
     from scorekeeper.app import create_app as build
 
     return build(test_config)

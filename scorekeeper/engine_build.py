@@ -3,8 +3,10 @@
 ``make run`` and ``make test`` build the compiled engine where a C compiler can, and name it in a
 ``.pth`` file of the virtual environment, whose line calls :func:`use_compiled` as Python starts.
 A build from older source would play by old rules, so it is used only while it matches the source
-beside it: after an edit to ``engine/`` the commands run the source until the next build.
-``scorekeeper run`` says at start-up which engine it serves with (:func:`describe`).
+beside it: after an edit to ``engine/`` the commands run the source until the next build. The app
+puts that build first before it imports the engine (:func:`prefer_compiled`), so a server started
+from the top of the tree serves it too. ``scorekeeper run`` says at start-up which engine it serves
+with (:func:`describe`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ from pathlib import Path
 BUILD = Path("build", "compiled")
 """Where the Makefile builds the compiled engine, from the top of the source tree."""
 
+chosen: str | None = None
+"""The compiled engine's folder :func:`use_compiled` put on ``sys.path``, if it did."""
+
 
 def use_compiled(folder: str) -> None:
     """Put the compiled engine of ``folder`` on ``sys.path`` if it is up to date.
@@ -23,8 +28,19 @@ def use_compiled(folder: str) -> None:
     Appended, it still comes before the editable install's finder, which Python asks only after
     every ``sys.path`` entry; Python started from the top of the tree finds the source first.
     """
+    global chosen
     if not stale_modules(Path(folder, "engine")):
         sys.path.append(folder)
+        chosen = folder
+
+
+def prefer_compiled() -> None:
+    """Before the app imports the engine: the compiled engine first on ``sys.path``, if it was
+    chosen. A server started from the top of the tree (gunicorn puts its working folder first)
+    would otherwise find the source there; once the engine is imported, nothing changes."""
+    if chosen is not None and "engine" not in sys.modules:
+        sys.path.remove(chosen)
+        sys.path.insert(0, chosen)
 
 
 def describe() -> str:

@@ -62,3 +62,23 @@ def test_scorekeeper_run_names_its_engine_at_start_up() -> None:
     result = CliRunner().invoke(cli, ["run", "--help"])
     assert result.exit_code == 0, result.output
     assert f" * Engine: {engine_build.describe()}" in result.output
+
+
+def test_the_app_puts_the_chosen_build_before_a_source_tree_on_the_path(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """gunicorn started from the top of the tree puts the tree first on sys.path: the build the
+    .pth line chose must still come first when the app imports the engine."""
+    monkeypatch.setattr(sys, "path", [str(ROOT), *sys.path, "/chosen/build"])
+    monkeypatch.setattr(engine_build, "chosen", "/chosen/build")
+    monkeypatch.delitem(sys.modules, "engine")
+    engine_build.prefer_compiled()
+    assert sys.path[0] == "/chosen/build" and sys.path.count("/chosen/build") == 1
+
+
+def test_nothing_moves_once_the_engine_is_imported(monkeypatch: pytest.MonkeyPatch) -> None:
+    path = [str(ROOT), *sys.path, "/chosen/build"]
+    monkeypatch.setattr(sys, "path", path[:])
+    monkeypatch.setattr(engine_build, "chosen", "/chosen/build")
+    engine_build.prefer_compiled()  # this run imported the engine long ago
+    assert sys.path == path
