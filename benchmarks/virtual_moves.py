@@ -42,6 +42,9 @@ def seeded_app() -> Any:
     request's ``X-Bench-Seed`` header: so both servers deal the same games."""
     from flask import request
 
+    from scorekeeper import engine_build
+
+    engine_build.prefer_compiled()  # as create_app does, before this imports the engine
     from scorekeeper import create_app, virtual
 
     fresh = virtual.new_seed
