@@ -90,9 +90,7 @@ def authorized_game(statement: Select[Any], table_id: int, game_id: int) -> Game
     token and the game checked in one query. The answers are those of :func:`authorized_table`
     (401, 404), then 404 if the table has no such game."""
     game: Game | None = (
-        db.session.execute(statement, _parameters(table_id, game_id))
-        .unique()
-        .scalar_one_or_none()
+        db.session.execute(statement, _parameters(table_id, game_id)).unique().scalar_one_or_none()
     )
     if game is None:
         raise _not_opened(table_id)

@@ -247,7 +247,7 @@ def test_page_forms_need_their_csrf_token(sqlite_app: Flask) -> None:
 def test_the_french_undo_button_says_yes_and_its_way_back_says_back(
     finished_game: tuple[FlaskClient, int, int],
 ) -> None:
-    """"Annuler" alone reads as "Cancel" to a French player: the button that removes the hand
+    """ "Annuler" alone reads as "Cancel" to a French player: the button that removes the hand
     must not say it, and the way out must not sound like the undo."""
     client, table_id, game_id = finished_game
     page = client.get(f"/t/{table_id}/games/{game_id}/undo", headers={"Accept-Language": "fr"})

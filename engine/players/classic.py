@@ -61,6 +61,7 @@ player then discards its lowest-valued card.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from random import Random
 from typing import ClassVar, Final
 
@@ -165,70 +166,35 @@ def c_div_unsigned(value: int, divisor: int) -> int:
 # -- comp.c's picture of a position ----------------------------------------------------------------
 
 
+@dataclass(slots=True)
 class Side:
     """One side as comp.c's ``PLAY`` holds it (what the decisions read of it)."""
 
-    __slots__ = ("battle", "speed", "can_go", "mileage", "two_hundreds", "safety")
-
-    def __init__(
-        self,
-        battle: int,
-        speed: int,
-        can_go: bool,
-        mileage: int,
-        two_hundreds: int,
-        safety: list[int],
-    ) -> None:
-        self.battle = battle
-        self.speed = speed
-        self.can_go = can_go
-        self.mileage = mileage
-        self.two_hundreds = two_hundreds
-        self.safety = safety
-        """S_UNKNOWN, S_IN_HAND or S_PLAYED for each safety, by ``card - S_CONV``."""
+    battle: int
+    speed: int
+    can_go: bool
+    mileage: int
+    two_hundreds: int
+    safety: list[int]
+    """S_UNKNOWN, S_IN_HAND or S_PLAYED for each safety, by ``card - S_CONV``."""
 
 
+@dataclass(slots=True)
 class Position:
     """Everything comp.c's decisions read, in its numbering: the computer's hand (seven slots),
     both sides, the counts, the cards left to draw and the target (``End``)."""
 
-    __slots__ = (
-        "hand",
-        "me",
-        "op",
-        "numseen",
-        "numcards",
-        "numneed",
-        "numgos",
-        "cards_left",
-        "end",
-        "deck_size",
-    )
-
-    def __init__(
-        self,
-        hand: list[int],
-        me: Side,
-        op: Side,
-        numseen: list[int],
-        numcards: list[int],
-        numneed: list[int],
-        numgos: int,
-        cards_left: int,
-        end: int,
-        deck_size: int,
-    ) -> None:
-        self.hand = hand
-        self.me = me
-        self.op = op
-        self.numseen = numseen
-        self.numcards = numcards
-        self.numneed = numneed
-        """The player's own list: :func:`calcmove` raises it as comp.c does."""
-        self.numgos = numgos
-        self.cards_left = cards_left
-        self.end = end
-        self.deck_size = deck_size
+    hand: list[int]
+    me: Side
+    op: Side
+    numseen: list[int]
+    numcards: list[int]
+    numneed: list[int]
+    """The player's own list: :func:`calcmove` raises it as comp.c does."""
+    numgos: int
+    cards_left: int
+    end: int
+    deck_size: int
 
 
 # -- what comp.c's decisions call ------------------------------------------------------------------

@@ -151,9 +151,7 @@ def correct_hand(table_id: int, game_id: int, number: int) -> Any:
     if request.method == "GET":
         return _form_page(table, game, form_from_report(hand.report), [], hand)
     scoreboard = url_for("pages.games.scoreboard", table_id=table_id, game_id=game_id)
-    return idempotent_form(
-        table.id, scoreboard, lambda: _record_correction(table, game, hand)
-    )
+    return idempotent_form(table.id, scoreboard, lambda: _record_correction(table, game, hand))
 
 
 def _record_correction(table: Table, game: Game, hand: Hand) -> Any:

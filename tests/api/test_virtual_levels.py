@@ -39,25 +39,19 @@ def test_the_levels_are_the_four_computer_players_weakest_first() -> None:
     assert virtual.COMPUTERS == ("random", "greedy", "strong", "search")
 
 
-@pytest.mark.parametrize(("level", "computer"), [(lv.key, lv.computer) for lv in LEVELS])
-def test_a_seat_given_by_level_seats_its_computer_player(
-    table: TableAccess, level: str, computer: str
+@pytest.mark.parametrize(
+    ("word", "computer", "level"),
+    [(lv.key, lv.computer, lv.key) for lv in LEVELS]
+    + [(lv.computer, lv.computer, lv.key) for lv in LEVELS],
+)
+def test_a_seat_given_by_level_or_technical_name_seats_its_player_and_answers_both(
+    table: TableAccess, word: str, computer: str, level: str
 ) -> None:
-    response = computer_seat(table, level)
+    response = computer_seat(table, word)
     assert response.status_code == 201, response.get_json()
     ann, machine = seats_of(response.get_json())
     assert (machine["computer"], machine["level"]) == (computer, level)
     assert (ann["computer"], ann["level"]) == (None, None)
-
-
-@pytest.mark.parametrize(("level", "computer"), [(lv.key, lv.computer) for lv in LEVELS])
-def test_a_seat_given_by_technical_name_still_works_and_answers_its_level(
-    table: TableAccess, level: str, computer: str
-) -> None:
-    response = computer_seat(table, computer)
-    assert response.status_code == 201, response.get_json()
-    _, machine = seats_of(response.get_json())
-    assert (machine["computer"], machine["level"]) == (computer, level)
 
 
 def test_a_computer_seat_is_named_by_its_level(table: TableAccess) -> None:

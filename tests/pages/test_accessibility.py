@@ -150,6 +150,8 @@ def test_screen_is_accessible_at_the_table(
 
 CONTROL = re.compile(r'^(\s*)- (link|button|combobox|textbox|spinbutton|checkbox|radio) "(.*)"')
 URL = re.compile(r"^\s*- /url: (.*)$")
+
+
 def alike(snapshot: str) -> list[str]:
     """Controls of an accessibility snapshot that read alike but do different things: two
     links of one name to two places, or two buttons or fields of one name."""

@@ -155,9 +155,7 @@ def test_six_seats_fit_the_phone(
     panel = tap_card(page, page.locator(".hand-card[data-card=out_of_gas]"))
     expect(panel.locator("form.move")).to_have_count(3)
     expect(
-        panel.get_by_role(
-            "button", name="Play Out of Gas on Computer 3 (Club) & Computer 6 (Club)"
-        )
+        panel.get_by_role("button", name="Play Out of Gas on Computer 3 (Club) & Computer 6 (Club)")
     ).to_be_visible()
     no_horizontal_scroll(page)
     for button in panel.get_by_role("button").all():

@@ -403,9 +403,7 @@ def test_a_200_chip_is_a_200_km_card(page: Page, live_server: str) -> None:
     assert taps.count == 10
 
 
-def test_the_200s_choice_counts_the_200_chips_up_to_its_limit(
-    page: Page, live_server: str
-) -> None:
+def test_the_200s_choice_counts_the_200_chips_up_to_its_limit(page: Page, live_server: str) -> None:
     start_game(page, live_server, "Chips and limit", players=4)
     add_200 = button(page, "Team B: add 200 km")
     add_200.tap()
