@@ -48,8 +48,10 @@ def move_label(
     """What the button of a move says: the move it sends, in the player's words. Every move
     button of the seat's page is labelled here, so none can say one thing and send another.
 
-    Letting a coup-fourré chance go is the seat's draw when its own turn comes next (``draws``);
-    a seat without the safety is asked too, under private chances, and just goes on.
+    A seat that holds the safety declines a coup-fourré: "Let it go", even when its own turn
+    comes next and letting it go is also its draw. A seat without the safety is asked too,
+    under private chances: for it the answer is its draw when its turn comes next (``draws``),
+    else it just goes on.
     """
     kind = wire["move"]
     if kind == "play":
@@ -60,9 +62,9 @@ def move_label(
     if kind == "coup_fourre":
         return gettext("Coup-fourré!")
     if kind == "pass":
-        if draws:
-            return gettext("Draw")
-        return gettext("Let it go") if holds_safety else gettext("Go on")
+        if holds_safety:
+            return gettext("Let it go")
+        return gettext("Draw") if draws else gettext("Go on")
     if kind == "call_extension":
         return gettext("Extend to 1,000")
     return gettext("Stop at 700")

@@ -27,7 +27,7 @@ def app() -> Flask:
         (Play(Card.STOP, 1), False, False, "On Computer 2 (strong)", "Sur Computer 2 (strong)"),
         (Discard(Card.STOP), False, False, "Discard", "Défausser"),
         (CoupFourre(Card.RIGHT_OF_WAY), False, True, "Coup-fourré!", "Coup fourré !"),
-        (PASS, True, True, "Draw", "Piocher"),
+        (PASS, True, True, "Let it go", "Laisser passer"),
         (PASS, True, False, "Draw", "Piocher"),
         (PASS, False, True, "Let it go", "Laisser passer"),
         (PASS, False, False, "Go on", "Continuer"),

@@ -63,7 +63,7 @@ def take_a_turn(page: Page) -> None:
     """What a cautious player does: lay a coup-fourré, stop at 700, draw when a hazard it cannot
     answer was played on it, else play the first card that can be played, else discard the
     first card (a card is tapped, then its move)."""
-    for name in ("Coup-fourré!", "Stop at 700", "Draw", "Go on"):
+    for name in ("Coup-fourré!", "Stop at 700", "Draw", "Go on", "Let it go"):
         button = page.locator(".prompt").get_by_role("button", name=name)
         if button.count():
             play(page, button.first)
