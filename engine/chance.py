@@ -56,14 +56,20 @@ def after_clearing(fresh: tuple[int, int], battle_off: int, speed_off: int) -> t
     return max(0, fresh[0] - battle_off), max(0, fresh[1] - speed_off)
 
 
-def seats_to_ask(attacker: int, side: int, players: int, sides: int) -> tuple[int, ...]:
+def seats_to_ask(
+    attacker: int, side: int, players: int, sides: int, next_turn: int
+) -> tuple[int, ...]:
     """The seats of ``side`` in the order they are asked after ``attacker``'s hazard.
 
-    Clockwise from the attacker, except that the seat whose turn comes next is asked last: its
-    letting the chance go is its draw, one tap, and it starts its turn at once.
+    Clockwise from the attacker, except that ``next_turn``, the seat whose turn begins if every
+    seat lets the chance go, is asked last (RULES.md §6): its letting the chance go is its draw,
+    one tap, and it starts its turn at once. Once the pile is empty that seat need not sit on
+    the attacker's left, since a seat with no cards is skipped (:meth:`HandState.next_turn`).
     """
-    following = [(attacker + offset) % players for offset in range(2, players)]
-    following.append((attacker + 1) % players)
+    following = [(attacker + offset) % players for offset in range(1, players)]
+    if next_turn in following:
+        following.remove(next_turn)
+        following.append(next_turn)
     return tuple(seat for seat in following if seat % sides == side)
 
 

@@ -375,7 +375,7 @@ class HandState:
         if not until_next_draw:
             self._begin_turn(resume)  # the chance waits for the side's next turn
             return
-        asked = seats_to_ask(seat, side, self.players, self.sides)
+        asked = seats_to_ask(seat, side, self.players, self.sides, self.next_turn(resume))
         if not self._offer_chance(side, asked, resume):
             self.fresh[side] = NOTHING_FRESH
             self._begin_turn(resume)
@@ -471,11 +471,7 @@ class HandState:
             if self._exhausted():
                 self.phase = _OVER
                 return
-            players = self.players
-            for _ in range(players):
-                if self.hands[seat]:
-                    break
-                seat = (seat + 1) % players
+            seat = self.next_turn(seat)
         side = seat % self.sides
         if self.fresh[side] != NOTHING_FRESH:
             if self._offer_chance(side, (seat,), resume=seat):
@@ -488,6 +484,18 @@ class HandState:
                 return
         self.turn = seat
         self.to_act = seat
+
+    def next_turn(self, seat: int) -> int:
+        """The seat whose turn begins when the turn passes to ``seat``: ``seat`` itself while
+        the pile lasts; once it is empty, the first seat from ``seat`` on that holds a card
+        (§4: a player whose hand is empty is skipped), as :meth:`_begin_turn` finds it."""
+        if self.draw_pile:
+            return seat
+        players = self.players
+        for offset in range(players):
+            if self.hands[(seat + offset) % players]:
+                return (seat + offset) % players
+        return seat
 
     def _exhausted(self) -> bool:
         """With the pile empty: every card played (default), or nothing left but discards."""

@@ -210,6 +210,53 @@ def test_private_chances_ask_every_seat_of_the_side_the_next_to_play_last(
     assert (state.phase, state.to_act) == (Phase.PLAY, 1)
 
 
+def test_with_the_pile_empty_the_seat_whose_turn_comes_next_is_asked_last() -> None:
+    """RULES.md §6: the player whose turn comes next is asked last. Six seats, the pile empty,
+    seat 0's left neighbour out of cards: §4 skips seat 1, so seat 2's turn comes next, and
+    when seat 0 attacks seat 2's side (seats 2 and 5) seat 5 is asked first, seat 2 last."""
+    state = rolling_table(6)
+    state.private_chances = True
+    state.draw_pile.clear()
+    set_hand(state, 0, [C.ACCIDENT, *FILLER])
+    set_hand(state, 1, [])
+    state.apply(Play(C.ACCIDENT, 2))
+    asked = []
+    while state.phase is Phase.COUP_FOURRE:
+        asked.append(state.to_act)
+        state.apply(PASS)
+    assert (asked, state.phase, state.to_act) == ([5, 2], Phase.PLAY, 2)
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_whoever_is_out_of_cards_the_seat_asked_last_is_the_one_whose_turn_comes_next(
+    players: int,
+) -> None:
+    """§6 against §4 for every attacker, attacked side and set of seats out of cards (the pile
+    empty): when every seat asked lets the chance go, the turn begins for the seat asked last,
+    if that seat is on the attacked side at all."""
+    for attacker in range(players):
+        for empty in range(1 << players):
+            if empty >> attacker & 1:
+                continue
+            for side in range(players // 2):
+                if side == attacker % (players // 2):
+                    continue
+                state = rolling_table(players)
+                state.private_chances = True
+                state.draw_pile.clear()
+                for seat in range(players):
+                    set_hand(state, seat, [] if empty >> seat & 1 else [*FILLER, C.DISTANCE_25])
+                set_hand(state, attacker, [C.ACCIDENT, *FILLER])
+                set_turn(state, attacker)
+                state.apply(Play(C.ACCIDENT, side))
+                last = None
+                while state.phase is Phase.COUP_FOURRE:
+                    last = state.to_act
+                    state.apply(PASS)
+                if last is not None and state.to_act % (players // 2) == side:
+                    assert state.to_act == last, (attacker, bin(empty), side)
+
+
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_private_chances_look_the_same_whether_or_not_a_seat_holds_the_safety(
     players: int,
