@@ -384,3 +384,14 @@ def test_every_hazard_is_answered_by_the_attacked_side_holder_or_not(table: Tabl
         answer = events[index + 1]
         assert answer["move"] in ANSWERS, (events[index], answer)
         assert answer["seat"] % 2 == events[index]["target"], (events[index], answer)
+
+
+def test_every_viewer_sees_the_same_events_passes_included(table: TableAccess) -> None:
+    """openapi.yaml: the event log is the same for every seat and the watcher, a seat's pass
+    included (every seat of an attacked side is asked, so a pass tells nothing)."""
+    _, seats = started(table, [None, "strong", None, "strong"])
+    play_to_the_end(seats, Random(5), hands=1)
+    watcher = table.client.get(seats[0].url, headers=table.headers).get_json()["events"]
+    assert any(event["move"] == "pass" for event in watcher)
+    for seat in seats.values():
+        assert seat.read()["events"] == watcher
