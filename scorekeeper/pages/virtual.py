@@ -29,7 +29,7 @@ from engine.view import seat_view
 from scorekeeper import virtual
 from scorekeeper.auth import token_hash
 from scorekeeper.extensions import db
-from scorekeeper.i18n import N_, gettext, language
+from scorekeeper.i18n import N_, gettext, language, say
 from scorekeeper.levels import DEFAULT_LEVEL, LEVELS, in_language
 from scorekeeper.models import Game, Seat, Table
 from scorekeeper.move_words import MoveWords
@@ -67,7 +67,7 @@ def new_virtual_game(table_id: int) -> Any:
             body = load(VirtualGameCreateSchema(), {"players": players, "seats": seats})
             game, tokens = virtual.start(table, body["players"], {}, body["seats"])
         except InvalidRequest as invalid:
-            errors = [problem.detail for problem in invalid.problems]
+            errors = [say(problem) for problem in invalid.problems]
         else:
             links = {
                 seat: url_for(".play", token=token, _external=True)
@@ -170,7 +170,7 @@ def move(token: str) -> Any:
             virtual.play(game, played, seat.seat, number, body)
     except InvalidRequest as invalid:
         db.session.rollback()
-        notice = " ".join(problem.detail for problem in invalid.problems)
+        notice = " ".join(say(problem) for problem in invalid.problems)
     except Conflict:
         db.session.rollback()
         notice = gettext("The game has moved on since this page was shown.")
@@ -205,6 +205,7 @@ def _render(game: Game, played: EngineGame, seat: Seat, token: str, notice: str 
         seat=seat,
         seat_names=seat_names,
         state=state,
+        your_turn=state is not None and state.to_act == seat.seat,
         moves=moves,
         options=options,
         number=played.move_count,

@@ -165,7 +165,23 @@
     if (event.key === "Escape" && chosen) unchoose();
   });
 
+  // "Your turn" in the tab's title, and a buzz where the browser allows it when the turn comes
+  // (a coup-fourré question included), so a phone showing another tab or app says so. Only a
+  // turn that arrives while the page is open buzzes: opening the page on one's turn does not.
+  let wasMine = null;
+  const announce = () => {
+    const play = document.getElementById("play");
+    if (!play) return;
+    if (play.dataset.title) document.title = play.dataset.title;
+    const mine = play.dataset.yourTurn === "true";
+    if (mine && wasMine === false && typeof navigator.vibrate === "function") {
+      navigator.vibrate([200, 100, 200]);
+    }
+    wasMine = mine;
+  };
+
+  const redrawn = () => { enhance(); announce(); };
   const main = document.querySelector("main");
-  if (main) new MutationObserver(enhance).observe(main, { childList: true });
-  enhance();
+  if (main) new MutationObserver(redrawn).observe(main, { childList: true });
+  redrawn();
 })();

@@ -139,6 +139,57 @@ def test_a_stale_page_plays_nothing(phone: Callable[..., Page], live_server: str
     expect(first.locator(".events li")).to_have_text(events)
 
 
+RECORD_VIBRATIONS = """
+    navigator.vibrate = (pattern) => {
+      (window.buzzes = window.buzzes || []).push(pattern);
+      return true;
+    };
+"""
+"""Chromium headless does not buzz: the page's calls to navigator.vibrate are kept instead."""
+
+
+def test_your_turn_shows_in_the_title_and_buzzes(
+    phone: Callable[..., Page], live_server: str
+) -> None:
+    """The tab's title says whose turn it is, so a phone showing another tab or app tells its
+    player; the turn arriving (polled, no reload) buzzes once where navigator.vibrate exists."""
+    page = phone()
+    deal(page, live_server, ["Ann", "Bob"], table="Your turn")
+    links = page.locator(".seat-links input").evaluate_all("inputs => inputs.map(i => i.value)")
+    bob = phone()
+    bob.goto(links[1])
+    page.add_init_script(RECORD_VIBRATIONS)
+    page.goto(links[0])
+    expect(bob).to_have_title(re.compile(r"^Your turn"))
+    expect(page.get_by_text("Waiting for")).to_be_visible()
+    expect(page).not_to_have_title(re.compile("Your turn"))
+    assert page.evaluate("window.buzzes || []") == []
+    tap_card(bob, bob.locator(".hand-card").first).get_by_role("button", name="Discard").click()
+    expect(bob.get_by_text("Waiting for")).to_be_visible()
+    expect(bob).not_to_have_title(re.compile("Your turn"))
+    expect(page).to_have_title(re.compile(r"^Your turn"), timeout=10_000)  # polled, no reload
+    expect(page.get_by_text("Your move")).to_be_visible()
+    assert page.evaluate("window.buzzes") == [[200, 100, 200]]
+    page.goto(links[0] + "?lang=fr")
+    expect(page).to_have_title(re.compile(r"^À vous de jouer"))
+
+
+def test_a_phone_without_vibration_still_shows_the_turn_in_its_title(
+    phone: Callable[..., Page], live_server: str
+) -> None:
+    page = phone()
+    deal(page, live_server, ["Ann", "Bob"], table="No buzz")
+    links = page.locator(".seat-links input").evaluate_all("inputs => inputs.map(i => i.value)")
+    bob = phone()
+    bob.goto(links[1])
+    page.add_init_script("delete Navigator.prototype.vibrate;")
+    page.goto(links[0])
+    expect(page.get_by_text("Waiting for")).to_be_visible()
+    tap_card(bob, bob.locator(".hand-card").first).get_by_role("button", name="Discard").click()
+    expect(page).to_have_title(re.compile(r"^Your turn"), timeout=10_000)
+    expect(page.locator(".hand-card .card-pick").first).to_be_visible()  # play.js still ran
+
+
 def test_the_virtual_pages_in_french(page: Page, live_server: str) -> None:
     deal(page, live_server, ["Ann", "Computer (Novice)"], table="En français")
     page.get_by_role("link", name="FR", exact=True).click()
