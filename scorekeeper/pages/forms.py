@@ -2,7 +2,8 @@
 
 Field names: ``s{i}-d{25..200}`` card counts, ``s{i}-km`` a plain total with ``s{i}-two_hundreds``,
 ``s{i}-safety-{name}`` and ``s{i}-cf-{name}`` toggles, ``s{i}-claim-{name}``; ``completed`` and
-``extension`` name a side's index (or nothing), ``delayed`` is a checkbox.
+``extension`` name a side's index (or nothing), ``delayed`` is a checkbox: the one place the
+form says the trip was completed after the draw pile ran out (no side claims it separately).
 """
 
 from __future__ import annotations
@@ -12,8 +13,11 @@ from typing import Any
 
 from engine.cards import DISTANCE_VALUES, SAFETIES
 from engine.problems import Problem, ProblemCode, pointer
+from scorekeeper.i18n import N_
 
-CLAIMS = ("shutout", "safe_trip", "delayed_action", "extension", "all_safeties", "trip")
+CLAIMS = ("shutout", "safe_trip", "extension", "all_safeties", "trip")
+"""The claims the form offers. A delayed action is said once, by the box beside who completed the
+trip: a claim of it too would be a second control for one fact, which could disagree."""
 
 
 def whole_number(text: str | None) -> int | None:
@@ -32,7 +36,9 @@ def _number(form: Mapping[str, str], name: str, path: str, problems: list[Proble
     value = whole_number(text)
     if value is None:
         problems.append(
-            Problem(code=ProblemCode.INVALID_FIELD, path=path, detail=f"{text!r} is not a number.")
+            Problem.of(
+                ProblemCode.INVALID_FIELD, path, N_("“%(text)s” is not a number."), text=text
+            )
         )
     return value
 
@@ -74,7 +80,26 @@ def report_from_form(form: Mapping[str, str], sides: int) -> tuple[dict[str, Any
     caller = whole_number(extension)
     if caller is not None:
         report["extension_called_by"] = caller
+    problems += _delayed_without_trip(form, sides)
     return report, problems
+
+
+def _delayed_without_trip(form: Mapping[str, str], sides: int) -> list[Problem]:
+    """A delayed action ticked while no side completed the trip: a contradiction, refused with
+    its reason rather than dropped in silence (the box belongs to the side that completed it)."""
+    completer = whole_number(form.get("completed"))
+    if not form.get("delayed") or (completer is not None and 0 <= completer < sides):
+        return []
+    return [
+        Problem.of(
+            ProblemCode.DELAYED_ACTION_WITHOUT_TRIP,
+            pointer("delayed_action"),
+            N_(
+                "A delayed action is ticked, but nobody completed the trip: choose the side that "
+                "completed it after the draw pile ran out, or untick the delayed action."
+            ),
+        )
+    ]
 
 
 def nothing_entered(report: Mapping[str, Any]) -> bool:
@@ -112,7 +137,8 @@ def form_from_report(report: Mapping[str, Any]) -> dict[str, str]:
         for safety in side.get("coup_fourres", []):
             form[f"{prefix}cf-{safety}"] = "on"
         for claim in side.get("claims", []):
-            form[f"{prefix}claim-{claim}"] = "on"
+            if claim in CLAIMS:  # a delayed action's claim is the box below, set from the side
+                form[f"{prefix}claim-{claim}"] = "on"
         if side.get("completed_trip"):
             form["completed"] = str(index)
             if side.get("delayed_action"):

@@ -11,6 +11,14 @@
   const extended = number(form.dataset.extendedTarget); // 0: no extension in this game
   const sides = [...form.querySelectorAll("fieldset.side")];
   const changed = (element) => element.dispatchEvent(new Event("input", { bubbles: true }));
+  const texts = JSON.parse(form.dataset.texts || "{}");
+  const say = (text, name) => (text || "").replace("{name}", name);
+
+  // A number field tapped is a number to type afresh: its whole value is selected, so typing 5
+  // into a chip total of 300 gives 5, not 5300 (the caret would land first on a phone).
+  form.addEventListener("focusin", (event) => {
+    if (event.target.matches("input[type=number]")) event.target.select();
+  });
 
   form.querySelectorAll(".js-only").forEach((element) => { element.hidden = false; });
   form.querySelectorAll(".nojs-only").forEach((element) => { element.hidden = true; });
@@ -21,9 +29,13 @@
   const cards = (side) => [...side.querySelectorAll(".stepper input")];
   const cardSum = (side) => cards(side).reduce((sum, input) => sum + number(input.value) * number(input.name.split("-d")[1]), 0);
   const distance = (side) => (km(side).value.trim() === "" ? cardSum(side) : number(km(side).value));
+  // Sides whose "0 × 200 km" the form chose itself (the side completed the trip and said no
+  // 200s yet): the person's own choice, or the chips', replaces it; another completer undoes it.
+  const zeroByDefault = new Set();
   const twoHundreds = (side, count) => {
     const radio = side.querySelector(`input[name$='-two_hundreds'][value='${count}']`);
     if (radio) radio.checked = true;
+    zeroByDefault.delete(side);
   };
   const cardsInUse = (side) => km(side).value.trim() === "" && cards(side).some((input) => number(input.value) > 0);
 
@@ -42,13 +54,25 @@
     if (cardsInUse(side)) twoHundreds(side, number(stepper200.value));
     cards(side).forEach((input) => { input.value = "0"; });
     km(side).value = value === null ? "" : String(Math.max(0, value));
-    if (value === null) radios200(side).forEach((radio) => { radio.checked = false; });
+    if (value === null) {
+      radios200(side).forEach((radio) => { radio.checked = false; });
+      zeroByDefault.delete(side);
+    }
     else if (added === 200) oneMore200(side);
     changed(km(side));
   };
+  // The cards by value add up beside their steppers; while a km total is typed they are not
+  // counted, and the line says so (never "0 km" under a 1,000 km total).
   const showTotals = (side) => {
     const output = side.querySelector("[data-cards-total]");
-    if (output) output.value = String(cardSum(side));
+    if (output) {
+      const line = output.closest(".cards-total");
+      output.dataset.km = String(cardSum(side));
+      output.value = km(side).value.trim() === ""
+        ? line.dataset.sumText.replace("{km}", String(cardSum(side)))
+        : line.dataset.optionalText;
+      line.classList.toggle("optional", km(side).value.trim() !== "");
+    }
     km(side).placeholder = cardsInUse(side) ? String(cardSum(side)) : "";
   };
 
@@ -79,8 +103,9 @@
     } else if (event.target === km(side) && event.isTrusted && cards(side).some((input) => number(input.value) > 0)) {
       twoHundreds(side, number(side.querySelector("input[name$='-d200']").value));
       cards(side).forEach((input) => { input.value = "0"; });
-    } else if (event.target.name && event.target.name.endsWith("-two_hundreds") && cardsInUse(side)) {
-      side.querySelector("input[name$='-d200']").value = event.target.value;
+    } else if (event.target.name && event.target.name.endsWith("-two_hundreds")) {
+      zeroByDefault.delete(side);
+      if (cardsInUse(side)) side.querySelector("input[name$='-d200']").value = event.target.value;
     }
     showTotals(side);
   });
@@ -137,52 +162,143 @@
       const done = distances.flatMap((d, i) => (d === inForce ? [i] : []));
       pick("completed", done.length === 1 ? done[0] : "");
     }
+    zeroTwoHundreds();
+  };
+  // The side that completed the trip says its 200s (they decide the safe trip, RULES.md §9):
+  // with a km total and none said yet, 0 is chosen for it, in view, and can be changed. The
+  // server still refuses a completed trip whose 200s are unsaid (a form sent without script).
+  const zeroTwoHundreds = () => {
+    const completer = chosen("completed")?.value ?? "";
+    sides.forEach((side, index) => {
+      const said = radios200(side).some((radio) => radio.checked);
+      if (String(index) === completer) {
+        if (!said && !cardsInUse(side) && km(side).value.trim() !== "") {
+          twoHundreds(side, 0);
+          zeroByDefault.add(side);
+        }
+      } else if (zeroByDefault.has(side)) {
+        radios200(side).forEach((radio) => { radio.checked = false; });
+        zeroByDefault.delete(side);
+      }
+    });
   };
 
-  // Live preview: the engine scores the form as it is filled; nothing is saved. The bar beside
-  // Save repeats each side's hand score (or the first thing that stops the hand).
+  // Live preview: the engine scores the form as it is filled; nothing is saved. Each refusal
+  // is shown beside the side its path names (or beside who completed the trip, for the hand as
+  // a whole); the bar beside Save keeps each side's hand score, what the form suggests for the
+  // trip and the extension, or where the first refusal is. A score is shown only for the form
+  // as it is now: while a newer one is asked for the bar says so, and out of reach it says the
+  // score needs the scorekeeper (the engine scores on the server; the browser never guesses).
   const section = document.getElementById("preview");
   const summary = form.querySelector("[data-bar-summary]");
-  const summarise = () => {
-    summary.replaceChildren();
-    const problem = section.querySelector(".problem");
-    if (problem) {
-      // The bar has room for the start of the first problem; the link leads to all of them.
-      section.closest("details").open = true;
-      const line = document.createElement("a");
+  const suggest = form.querySelector("[data-bar-suggest]");
+  const problemBoxes = [...form.querySelectorAll("[data-problems]")];
+  const box = (path) => {
+    const parts = (path || "").split("/");
+    const where = parts[1] === "sides" && /^\d+$/.test(parts[2] || "") ? parts[2]
+      : parts[1] === "extension_called_by" ? "extension" : "who";
+    const named = (name) => problemBoxes.find((element) => element.dataset.problems === name);
+    return named(where) || named("who");
+  };
+  const nameOf = (element) => {
+    const side = element.closest("fieldset.side");
+    return side ? side.querySelector("legend").textContent.trim() : null;
+  };
+  const placeProblems = (problems) => {
+    problemBoxes.forEach((element) => element.replaceChildren());
+    const placed = problems.map((problem) => {
+      const line = document.createElement("p");
       line.className = "problem";
-      line.href = "#preview";
+      line.dataset.code = problem.dataset.code || "";
+      line.dataset.path = problem.dataset.path || "";
       line.textContent = problem.textContent;
-      summary.append(line);
-      return;
-    }
-    const names = [...section.querySelectorAll("thead th")].slice(1);
-    section.querySelectorAll("[data-preview-total]").forEach((cell, index) => {
-      const line = document.createElement("span");
-      line.className = `side-total side-${index}`;
+      box(problem.dataset.path).append(line);
+      return line;
+    });
+    placed.forEach((line, index) => { line.id = `problem-${index}`; });
+    return placed;
+  };
+  const barLine = (className, text) => {
+    const line = document.createElement("span");
+    line.className = className;
+    line.textContent = text;
+    return line;
+  };
+  const sideNames = sides.map((side) => side.querySelector("legend").textContent.trim());
+  const showSuggestion = () => {
+    const parts = [];
+    const completer = chosen("completed")?.value ?? "";
+    parts.push(completer === "" ? texts.no_trip : say(texts.trip, sideNames[number(completer)]));
+    const caller = chosen("extension")?.value ?? "";
+    if (extended && caller !== "") parts.push(say(texts.extension, sideNames[number(caller)]));
+    suggest.textContent = parts.join(" · ");
+  };
+  const showTotalsInBar = (cells) => {
+    const line = document.createElement("span");
+    line.className = "bar-totals";
+    line.style.setProperty("--sides", String(sideNames.length));
+    cells.forEach((cell, index) => {
+      const one = document.createElement("span");
+      one.className = `side-total side-${index}`;
       const total = document.createElement("b");
       total.textContent = cell.textContent; // written in the page's language by the server
       const name = document.createElement("span");
       name.className = "name";
-      name.textContent = names[index]?.textContent ?? "";
-      line.append(name, " ", total);
-      summary.append(line);
+      name.textContent = sideNames[index] ?? "";
+      one.append(name, " ", total);
+      line.append(one);
     });
+    summary.replaceChildren(line);
+  };
+  const summarise = () => {
+    form.dataset.previewPoints = "";
+    const placed = placeProblems([...section.querySelectorAll(".problem")]);
+    if (placed.length) {
+      const first = placed[0];
+      const link = document.createElement("a");
+      link.className = "problem";
+      link.href = `#${first.id}`;
+      const name = nameOf(first);
+      link.textContent = name === null ? texts.refused_hand : say(texts.refused, name);
+      summary.replaceChildren(link);
+      return;
+    }
+    const cells = [...section.querySelectorAll("[data-preview-total]")];
+    showTotalsInBar(cells);
+    form.dataset.previewPoints = JSON.stringify(cells.map((cell) => number(cell.dataset.points)));
+  };
+  const unscored = (text) => {
+    form.dataset.previewPoints = "";
+    summary.replaceChildren(barLine("unscored", text));
   };
   let timer = null;
   let sent = 0;
   const preview = () => {
     const asked = ++sent;
+    const out = () => {
+      if (asked !== sent) return;
+      section.replaceChildren();
+      unscored(texts.offline);
+    };
+    if (navigator.onLine === false) { out(); return; }
     fetch(form.dataset.preview, { method: "POST", body: new FormData(form), credentials: "same-origin" })
       .then((response) => (response.ok ? response.text() : null))
       .then((html) => {
-        if (html === null || asked !== sent) return;
+        if (asked !== sent) return;
+        if (html === null) { out(); return; }
         section.innerHTML = html;
         summarise();
       })
-      .catch(() => {});
+      .catch(out);
   };
-  const later = () => { follow(); clearTimeout(timer); timer = setTimeout(preview, 250); };
+  const later = () => {
+    follow();
+    showSuggestion();
+    unscored(texts.pending); // the score shown is the form's as it is now, or none
+    sent += 1; // an answer to an older form is dropped
+    clearTimeout(timer);
+    timer = setTimeout(preview, 250);
+  };
   form.addEventListener("input", later);
   form.addEventListener("change", later);
   sides.forEach((side) => {
@@ -197,6 +313,9 @@
     sides.forEach(showTotals);
     later();
   }, 0));
+  window.addEventListener("online", later);
+  window.addEventListener("offline", later);
   follow();
+  showSuggestion();
   preview();
 })();

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from playwright.sync_api import Page, expect
 
-from tests.pages.test_pages import enter_hand, open_cards
+from tests.pages.test_pages import enter_hand, open_claims
 
 SAFE_WIN = {"100": "7"}  # 700 km with no 200: trip and safe trip
 
@@ -75,7 +75,7 @@ def _open_share(page: Page) -> None:
 def _refuse_a_hand(page: Page) -> None:
     """A shutout claimed while the other side travelled: the rules refuse it, the page says why."""
     page.locator("input[name='s1-km']").fill("100")
-    open_cards(page, 0)
+    open_claims(page, 0)
     claim = page.locator("input[name='s0-claim-shutout']")
     claim.check()
     with page.expect_navigation():

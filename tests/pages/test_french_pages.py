@@ -24,7 +24,7 @@ def test_a_hand_entered_in_french_shows_french_numbers(page: Page, live_server: 
     page.locator("input[name='s0-km']").fill("700")
     page.locator("input[name='s0-two_hundreds'][value='0']").check()
     page.locator("input[name=completed][value='0']").check()
-    page.locator("#side-0 summary").click()
+    page.locator("#side-0 details.claims summary").click()
     page.locator("input[name='s0-claim-shutout']").check()
     expect(page.locator("[data-preview-total='0']")).to_have_text(ONE_THOUSAND_NINE_HUNDRED)
     expect(page.locator("[data-bar-summary] .side-total").first).to_contain_text("1\u202f900")

@@ -7,6 +7,7 @@ never from the engine's constants.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -255,10 +256,10 @@ def test_every_control_is_a_44_px_target_and_named_for_its_side(
         """() => [...document.querySelectorAll(`form.hand-form :is(button, select, summary,
                     input:not([type=checkbox], [type=radio]),
                     label:has(> input[type=checkbox], > input[type=radio]))`)]
-              .filter(e => e.offsetParent !== null)
+              .filter(e => e.offsetParent !== null && e.checkVisibility())
               .map(e => [e.getBoundingClientRect(), e.outerHTML.slice(0, 80)])
               .filter(([r]) => r.height < 44 || r.width < 44)
-              .map(([, html]) => html)"""
+              .map(([r, html]) => `${r.width}x${r.height} ${html}`)"""
     )
     assert small == []
     names = [
@@ -312,7 +313,7 @@ def test_cards_by_value_keep_a_running_total(page: Page, live_server: str) -> No
     one_more_100.tap()
     one_more_100.tap()
     button(page, "Ann: 200 km, one more").tap()
-    expect(page.locator("#side-0 [data-cards-total]")).to_have_text("400")
+    expect(page.locator("#side-0 [data-cards-total]")).to_have_attribute("data-km", "400")
     expect(radio(page, "Ann: 1 × 200 km")).to_be_checked()
     expect(page.locator("[data-preview-total='0']")).to_have_text("400")
     # A chip adds to what the cards make, and the km total takes over from them.
@@ -323,19 +324,25 @@ def test_cards_by_value_keep_a_running_total(page: Page, live_server: str) -> No
     expect(page.locator("[data-preview-total='0']")).to_have_text("425")
 
 
-def test_what_stops_the_hand_shows_in_the_bar_and_leads_to_the_preview(
-    page: Page, live_server: str
-) -> None:
+def test_each_refusal_shows_beside_its_side_as_it_is_typed(page: Page, live_server: str) -> None:
+    """A refusal of the rules appears in the fieldset of the side its path names while the hand
+    is filled, and the bar leads to it; put right, it goes."""
     start_game(page, live_server, "Refusal", players=4)
     button(page, "Team A: 1000 km in all").tap()
-    # A completed trip given in km must say its 200s: they decide the safe trip (RULES.md §9).
-    problem = page.locator("[data-bar-summary] .problem")
-    expect(problem).to_contain_text("Team A completed the trip")
-    problem.tap()
-    expect(page.locator("#preview .problem")).to_be_in_viewport()
-    expect(page.locator("#preview .problem")).to_contain_text("200 km cards")
-    radio(page, "Team A: 0 × 200 km").tap()
-    # 1,000 + 400 (trip) + 300 (safe trip) + 500 (Team B at 0 km) = 2,200.
+    page.locator("#side-1 details.claims summary").tap()
+    page.get_by_role("checkbox", name="Team B: Shutout").check()
+    beside_b = page.locator("#side-1 .side-problems .problem")
+    expect(beside_b).to_have_attribute("data-path", re.compile(r"^/sides/1/claims"))
+    expect(beside_b).to_have_attribute("data-code", "claim_not_earned")
+    expect(page.locator("#side-0 .side-problems .problem")).to_have_count(0)
+    link = page.locator("[data-bar-summary] a.problem")
+    expect(link).to_have_text("Refused: see Team B")
+    link.tap()
+    expect(beside_b).to_be_in_viewport()
+    page.get_by_role("checkbox", name="Team B: Shutout").uncheck()
+    expect(beside_b).to_have_count(0)
+    # 1,000 + 400 (trip) + 300 (safe trip: 0 × 200 km, chosen for the side that completed the
+    # trip) + 500 (Team B at 0 km) = 2,200.
     expect(page.locator("[data-bar-summary]")).to_contain_text("Team A 2,200")
     expect_save_in_view(page)
 
@@ -348,7 +355,7 @@ def test_correcting_a_hand_counted_by_cards_shows_its_200s(page: Page, live_serv
     save_button(page).tap()
     expect_totals(page, "400", "0")
     page.locator("table.hands").get_by_role("link", name="Correct").tap()
-    expect(page.locator("#side-0 [data-cards-total]")).to_have_text("400")
+    expect(page.locator("#side-0 [data-cards-total]")).to_have_attribute("data-km", "400")
     expect(radio(page, "Ann: 1 × 200 km")).to_be_checked()
     expect(page.get_by_label("Ann: Distance (km)")).to_have_attribute("placeholder", "400")
 
@@ -369,14 +376,14 @@ def test_save_on_the_form_as_it_opens_asks_before_recording_nothing(
     confirm = page.get_by_role("checkbox", name="Record it anyway: nobody scored")
     expect(confirm).not_to_be_checked()
     page.get_by_role("link", name="Back to the game").click()
-    expect(page.locator("table.hands tbody tr")).to_have_count(0)  # nothing recorded
+    expect(page.locator("table.hands tbody")).to_have_count(0)  # nothing recorded
 
     page.get_by_role("link", name="Enter a hand").click()
     save_button(page).click()
     confirm.check()
     save_button(page).click()
     expect_totals(page, "0", "0")
-    expect(page.locator("table.hands tbody tr")).to_have_count(1)
+    expect(page.locator("table.hands tbody")).to_have_count(1)
     # The next hand, entered: recorded at once.
     page.get_by_role("link", name="Enter a hand").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Hand 2")
