@@ -19,18 +19,20 @@ from random import Random
 from typing import Any
 
 from sqlalchemy import select
-from werkzeug.exceptions import Conflict
+from werkzeug.exceptions import Conflict, NotFound
 
 from engine import Problem, ProblemCode, Rules
 from engine.errors import IllegalMove, InvalidRecord
 from engine.game import Game as EngineGame
 from engine.moves import Move, PassCoupFourre, move_from_dict
 from engine.players import make_player
+from engine.sentences import Fact
 from engine.view import SeatView, seat_view
 from scorekeeper import game_cache, running_totals
 from scorekeeper.auth import token_hash
 from scorekeeper.extensions import db
 from scorekeeper.game_cache import Cached, Origin
+from scorekeeper.i18n import N_, gettext
 from scorekeeper.levels import LEVELS, computer_name
 from scorekeeper.models import (
     Game,
@@ -80,8 +82,7 @@ def start(
         for number in chairs:
             seat = seats[number]
             if "player" in seat:
-                tokens[number] = SEAT_TOKEN_PREFIX + secrets.token_urlsafe(32)
-                digest = token_hash(tokens[number])
+                tokens[number], digest = new_token()
                 stored.append(Seat(seat=number, player_id=seat["player"], token_hash=digest))
             else:
                 stored.append(Seat(seat=number, computer=seat["computer"]))
@@ -97,6 +98,38 @@ def start(
     return game, tokens
 
 
+def new_token() -> tuple[str, str]:
+    """A new seat token and the digest stored in its place (the token itself is never kept)."""
+    token = SEAT_TOKEN_PREFIX + secrets.token_urlsafe(32)
+    return token, token_hash(token)
+
+
+def human_seat(game: Game, number: int) -> Seat:
+    """Seat ``number`` of ``game``, a seat of a player of the table: 404 if the game has no such
+    seat, 409 if a computer sits there (it has no link) or the game has ended."""
+    seat = next((seat for side in game.sides for seat in side.seats if seat.seat == number), None)
+    if seat is None:
+        raise NotFound(f"This game has no seat {number}.")
+    if seat.player_id is None:
+        raise Conflict(f"Seat {number} is a computer player's: it has no link.")
+    if game.status != GameStatus.IN_PROGRESS:
+        raise Conflict(
+            f"The game is {game.status.replace('_', ' ')}: its seats are kept as they are."
+        )
+    return seat
+
+
+def reissue(game: Game, number: int) -> str:
+    """A new link for human seat ``number`` of ``game`` (its row locked), when the old one is
+    lost: the new token is returned, the only time it is known, and the old one stops opening
+    the seat as soon as this commits, so a lost phone cannot play on."""
+    seat = human_seat(game, number)
+    token, seat.token_hash = new_token()
+    game.updated_at = utcnow()
+    db.session.commit()
+    return token
+
+
 def new_seed() -> int:
     """A fresh secret seed for a game's deals (tests fix it to replay a known game)."""
     return secrets.randbits(63)
@@ -105,30 +138,41 @@ def new_seed() -> int:
 def _check_seats(table: Table, rules: Rules, seats: Sequence[Mapping[str, Any]]) -> None:
     problems: list[Problem] = []
 
-    def refuse(path: str, detail: str) -> None:
-        problems.append(Problem(code=ProblemCode.INVALID_FIELD, path=path, detail=detail))
+    def refuse(path: str, template: str, **facts: Fact) -> None:
+        problems.append(Problem.of(ProblemCode.INVALID_FIELD, path, template, **facts))
 
     if len(seats) != rules.players:
-        refuse("/seats", f"There are {rules.players} seats in this game, not {len(seats)}.")
-    known = {player.id for player in table.players}
+        refuse(
+            "/seats",
+            N_("There are %(players)s seats in this game, not %(given)s."),
+            players=rules.players,
+            given=len(seats),
+        )
+    known = {player.id: player.name for player in table.players}
     seated: set[int] = set()
     for number, seat in enumerate(seats):
         player, computer = seat.get("player"), seat.get("computer")
         if (player is None) == (computer is None):
-            refuse(f"/seats/{number}", "A seat is either a player of the table or a computer.")
+            refuse(f"/seats/{number}", N_("A seat is either a player of the table or a computer."))
         elif computer is not None and computer not in COMPUTERS:
             refuse(
                 f"/seats/{number}/computer",
-                f"There is no computer player {computer!r}; there are {', '.join(COMPUTERS)}.",
+                N_("There is no computer player %(computer)s; there are %(known)s."),
+                computer=repr(computer),
+                known=", ".join(COMPUTERS),
             )
         elif player is not None and player not in known:
-            refuse(f"/seats/{number}/player", f"This table has no player {player}.")
+            refuse(
+                f"/seats/{number}/player", N_("This table has no player %(player)s."), player=player
+            )
         elif player is not None and player in seated:
-            refuse(f"/seats/{number}/player", f"Player {player} cannot sit twice.")
+            refuse(
+                f"/seats/{number}/player", N_("%(player)s cannot sit twice."), player=known[player]
+            )
         elif player is not None:
             seated.add(player)
     if not problems and not seated:
-        refuse("/seats", "At least one seat must be a player of the table.")
+        refuse("/seats", N_("At least one seat must be a player of the table."))
     if problems:
         raise InvalidRequest(problems)
 
@@ -240,7 +284,9 @@ def play(
     try:
         move = move_from_dict(dict(document))
     except InvalidRecord as error:
-        raise invalid_request("/move", ProblemCode.INVALID_FIELD, str(error)) from None
+        raise invalid_request(
+            "/move", ProblemCode.INVALID_FIELD, "%(why)s", why=str(error)
+        ) from None
     count = played.move_count
     if number < count:
         stored = db.session.execute(
@@ -248,18 +294,37 @@ def play(
         ).scalar_one()
         if stored.seat == seat and move_from_dict(stored.move) == move:
             return True
-        raise Conflict(f"Move {number} was already played; the next move is number {count}.")
+        raise Conflict(
+            gettext(
+                "Move %(number)s was already played; the next move is number %(count)s.",
+                number=number,
+                count=count,
+            )
+        )
     if game.status != GameStatus.IN_PROGRESS:  # after the retry check: the last move may be one
-        raise Conflict(f"The game is {game.status.replace('_', ' ')}: no move can be played.")
+        raise Conflict(gettext("The game is over: no move can be played."))
     if number > count:
-        raise Conflict(f"The next move is number {count}, not {number}: read the game again.")
+        raise Conflict(
+            gettext(
+                "The next move is number %(count)s, not %(number)s: read the game again.",
+                count=count,
+                number=number,
+            )
+        )
     if played.hand.to_act != seat:
         waiting = played.hand.to_act
-        raise Conflict(f"It is not seat {seat}'s move: the game waits for seat {waiting}.")
+        raise Conflict(
+            gettext(
+                "It is not seat %(seat)s's move: the game waits for seat %(waiting)s.",
+                seat=seat,
+                waiting=waiting,
+            )
+        )
     try:
         _apply(game, played, seat, move)
     except IllegalMove as illegal:
-        raise invalid_request("/move", ProblemCode.ILLEGAL_MOVE, str(illegal)) from None
+        problem = Problem(code=ProblemCode.ILLEGAL_MOVE, path="/move", sentence=illegal.sentence)
+        raise InvalidRequest([problem]) from None
     _let_computers_play(game, played)
     db.session.commit()
     return False
@@ -288,12 +353,16 @@ def hint(game: Game, played: EngineGame, seat: int) -> Move:
     any worker.
     """
     if game.status != GameStatus.IN_PROGRESS:
-        raise Conflict(f"The game is {game.status.replace('_', ' ')}: there is no move to suggest.")
+        raise Conflict(gettext("The game is over: there is no move to suggest."))
     waiting = played.hand.to_act
     if waiting != seat:
         raise Conflict(
-            f"It is not seat {seat}'s move: the game waits for seat {waiting}, and a hint is "
-            "given for the seat's own move only."
+            gettext(
+                "It is not seat %(seat)s's move: the game waits for seat %(waiting)s, and a hint "
+                "is given for the seat's own move only.",
+                seat=seat,
+                waiting=waiting,
+            )
         )
     assert game.seed is not None  # a virtual game
     return suggest(seat_view(played.hand, seat), game.seed, played.move_count)

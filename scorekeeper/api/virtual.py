@@ -15,7 +15,7 @@ from scorekeeper.api.games import game_schema, table_game
 from scorekeeper.auth import authorized_seat, authorized_table
 from scorekeeper.extensions import db
 from scorekeeper.http import json_body, respond
-from scorekeeper.i18n import language
+from scorekeeper.i18n import N_, language
 from scorekeeper.levels import side_label
 from scorekeeper.models import Game, GameStatus, Table
 from scorekeeper.move_words import MoveWords
@@ -82,7 +82,7 @@ def play_move(table_id: int, game_id: int) -> Response:
     answer within the same request. A retried move is answered again, not played twice."""
     seat = authorized_seat(table_id, game_id)
     if seat is None:
-        raise Forbidden("The table's token watches a virtual game; moves need a seat's token.")
+        raise Forbidden(N_("The table's token watches a virtual game; moves need a seat's token."))
     body = json_body(MoveSchema())
     number = body.pop("number")
     table = db.session.get(Table, table_id)
@@ -96,6 +96,20 @@ def play_move(table_id: int, game_id: int) -> Response:
     return response
 
 
+@bp.post("/tables/<id:table_id>/virtual-games/<id:game_id>/seats/<int:seat>/token")
+def reissue_seat_token(table_id: int, game_id: int, seat: int) -> Response:
+    """A new token for a player's seat whose link was lost, with the table's token; the old
+    one stops working at once. The answer holds the token, shown this once."""
+    table = authorized_table(table_id)
+    game = locked_game(table, game_id)
+    if not game.virtual:
+        raise NotFound("This game is played at a table, not in the app: see its games resource.")
+    token = virtual.reissue(game, seat)
+    response = respond({"seat": seat, "token": token}, 200)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 @bp.get("/tables/<id:table_id>/virtual-games/<id:game_id>/hint")
 def read_hint(table_id: int, game_id: int) -> Response:
     """The strong computer player's choice for the seat's own move, from what that seat sees,
@@ -103,7 +117,9 @@ def read_hint(table_id: int, game_id: int) -> Response:
     seat's own, and tells its cards."""
     seat = authorized_seat(table_id, game_id)
     if seat is None:
-        raise Forbidden("The table's token watches a virtual game; a hint needs a seat's token.")
+        raise Forbidden(
+            N_("The table's token watches a virtual game; a hint needs a seat's token.")
+        )
     game = _virtual_game(table_id, game_id)
     with virtual.restored(game) as played:
         move = virtual.hint(game, played, seat.seat).to_dict()
@@ -123,7 +139,9 @@ def read_record(table_id: int, game_id: int) -> Response:
     tells every hand."""
     game = _virtual_game(table_id, game_id, authorized_table(table_id))
     if game.status == GameStatus.IN_PROGRESS:
-        raise Conflict("The record is given once the game has ended: its seed tells every hand.")
+        raise Conflict(
+            N_("The record is given once the game has ended: its seed tells every hand.")
+        )
     with virtual.restored(game) as played:
         return respond(played.to_dict(), etag=game.etag)
 
@@ -131,8 +149,10 @@ def read_record(table_id: int, game_id: int) -> Response:
 def _virtual_game(table_id: int, game_id: int, table: Table | None = None) -> Game:
     table = table or db.session.get(Table, table_id)
     if table is None:
-        raise NotFound("There is no such table.")
+        raise NotFound(N_("There is no such table."))
     game = table_game(table, game_id)
     if not game.virtual:
-        raise NotFound("This game is played at a table, not in the app: see its games resource.")
+        raise NotFound(
+            N_("This game is played at a table, not in the app: see its games resource.")
+        )
     return game

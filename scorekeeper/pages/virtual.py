@@ -110,6 +110,48 @@ def seat_links(table_id: int, game_id: int) -> str:
     )
 
 
+@bp.get("/t/<id:table_id>/virtual/<id:game_id>/seats")
+def seats(table_id: int, game_id: int) -> str:
+    """The game's seats, for a phone of the table: a player's seat may get a new link here
+    (a lost phone, a lost link)."""
+    table = page_table(table_id)
+    game = _table_virtual_game(table, game_id)
+    return render_template(
+        "pages/virtual_seats.html",
+        table=table,
+        game=game,
+        seats=sorted((seat for side in game.sides for seat in side.seats), key=_seat_number),
+        names=seat_names_of(in_language(game_view(game))),
+    )
+
+
+@bp.post("/t/<id:table_id>/virtual/<id:game_id>/seats/<int:number>/link")
+def new_seat_link(table_id: int, game_id: int, number: int) -> Any:
+    """A new link for a player's seat: the old one stops working at once. The new link joins
+    the links this phone shows (its session), and the links page shows it with its QR code."""
+    table = page_table(table_id)
+    game = locked_game(table, game_id)
+    if not game.virtual:
+        raise NotFound(N_("There is no such game at this table."))
+    link = url_for(".play", token=virtual.reissue(game, number), _external=True)
+    kept = session.get(SEAT_LINKS)
+    links = dict(kept["links"]) if kept and kept["game"] == game_id else {}
+    links = {int(seat): kept_link for seat, kept_link in links.items()} | {number: link}
+    session[SEAT_LINKS] = {"game": game_id, "links": list(links.items())}
+    return redirect(url_for(".seat_links", table_id=table_id, game_id=game_id), 303)
+
+
+def _table_virtual_game(table: Table, game_id: int) -> Game:
+    game = db.session.get(Game, game_id, options=Game.everything())
+    if game is None or game.table_id != table.id or not game.virtual:
+        raise NotFound(N_("There is no such game at this table."))
+    return game
+
+
+def _seat_number(seat: Seat) -> int:
+    return seat.seat
+
+
 def _seat_choice(value: str) -> dict[str, Any]:
     """A seat from the form: ``p<id>`` a player of the table, ``c<level>`` a computer."""
     if value.startswith("p") and (player := whole_number(value[1:])) is not None:

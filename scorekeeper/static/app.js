@@ -12,6 +12,8 @@ if (polled) {
     const headers = etag ? { "If-None-Match": etag } : {};
     fetch(polled.dataset.poll, { headers, credentials: "same-origin", cache: "no-store" })
       .then((response) => {
+        // A seat's link issued again: the old one is refused, and its page says so at once.
+        if (response.status === 404 && polled.id === "play") location.reload();
         if (response.status !== 200) return null;
         const first = etag === null;
         etag = response.headers.get("ETag");

@@ -395,3 +395,33 @@ def test_every_viewer_sees_the_same_events_passes_included(table: TableAccess) -
     assert any(event["move"] == "pass" for event in watcher)
     for seat in seats.values():
         assert seat.read()["events"] == watcher
+
+
+def test_a_lost_seat_link_is_issued_again_and_the_old_one_stops_at_once(
+    table: TableAccess,
+) -> None:
+    body, seats = started(table, [None, "strong", None, "strong"])
+    lost = seats[0]
+    number = lost.read()["next_move"]
+    reissue = f"{lost.url}/seats/0/token"
+    assert table.client.post(reissue, headers=lost.headers).status_code == 401  # a seat's token
+    response = table.client.post(reissue, headers=table.headers)
+    assert response.status_code == 200, response.get_json()
+    assert response.headers["Cache-Control"] == "no-store"
+    fresh = SeatAccess(table, lost.url, 0, response.get_json()["token"])
+    assert response.get_json()["seat"] == 0 and fresh.token != lost.token
+    assert table.client.get(lost.url, headers=lost.headers).status_code == 401
+    assert lost.move(number, {"move": "pass"}).status_code == 401
+    view = fresh.read()
+    assert (view["seat"], view["next_move"]) == (0, number)  # the game itself is unchanged
+    assert seats[2].read()["seat"] == 2  # the partner's link still works
+
+
+@pytest.mark.parametrize(("seat", "status"), [(1, 409), (5, 404)])
+def test_only_a_player_s_seat_has_a_link_to_issue_again(
+    table: TableAccess, seat: int, status: int
+) -> None:
+    _, seats = started(table, [None, "strong", None, "strong"])
+    response = table.client.post(f"{seats[0].url}/seats/{seat}/token", headers=table.headers)
+    assert response.status_code == status
+    assert response.content_type == "application/problem+json"

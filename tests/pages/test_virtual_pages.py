@@ -139,6 +139,38 @@ def test_a_stale_page_plays_nothing(phone: Callable[..., Page], live_server: str
     expect(first.locator(".events li")).to_have_text(events)
 
 
+def test_a_lost_seat_link_is_issued_again_and_the_old_one_is_refused_at_once(
+    phone: Callable[..., Page], live_server: str
+) -> None:
+    """Two browser contexts: the table's phone, which dealt, and Bob's lost phone, still open
+    on his seat. The table's phone issues seat 2's link again: the old phone's page says its
+    link is no longer valid without a reload, and the new link opens the seat where it stands."""
+    table = phone()
+    deal(table, live_server, ["Ann", "Bob"], table="Lost link")
+    links = table.locator(".seat-links input").evaluate_all("inputs => inputs.map(i => i.value)")
+    lost = phone()
+    lost.goto(links[1])
+    expect(lost.get_by_text("Your move")).to_be_visible()
+    number = lost.locator(NEXT_MOVE).first.input_value()
+    table.goto(re.sub(r"/virtual/(\d+)/links$", r"/games/\1", table.url))
+    table.get_by_role("link", name="Seats and links").click()
+    table.get_by_role("button", name="New link for seat 2").click()
+    fresh = table.locator(".seat-links input")
+    expect(fresh).to_have_count(2)  # the deal's two links, seat 2's replaced
+    new_links = fresh.evaluate_all("inputs => inputs.map(i => i.value)")
+    assert new_links[0] == links[0] and new_links[1] != links[1]
+    expect(lost.get_by_text("This seat's link is not valid")).to_be_visible(timeout=10_000)
+    lost.goto(links[1])
+    expect(lost.get_by_text("This seat's link is not valid")).to_be_visible()
+    table.goto(new_links[1])
+    expect(table.get_by_text("Your move")).to_be_visible()
+    expect(table.locator(NEXT_MOVE).first).to_have_value(number)  # the game stood still
+    table.go_back()
+    table.goto(table.url.replace("/links", "/seats") + "?lang=fr")
+    expect(table.get_by_role("button", name="Nouveau lien pour la place 2")).to_be_visible()
+    assert table.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
 RECORD_VIBRATIONS = """
     navigator.vibrate = (pattern) => {
       (window.buzzes = window.buzzes || []).push(pattern);
