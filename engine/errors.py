@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from engine.problems import Problem
+    from engine.sentences import Sentence
 
 
 class EngineError(Exception):
@@ -22,7 +23,12 @@ class InvalidReport(EngineError, ValueError):
 
 
 class IllegalMove(EngineError, ValueError):
-    """A move the rules do not allow now; the message names the rule and the seat."""
+    """A move the rules do not allow now; ``sentence`` names the rule and the seat, to be said
+    in the reader's language (the message is its English)."""
+
+    def __init__(self, sentence: Sentence) -> None:
+        self.sentence = sentence
+        super().__init__(sentence.english())
 
 
 class InvalidRecord(EngineError, ValueError):

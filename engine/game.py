@@ -18,6 +18,7 @@ from engine.randomness import shuffle
 from engine.report import HandReport
 from engine.rules import Rules, UnknownVariant, UnsupportedPlayerCount
 from engine.scoring import HandScore
+from engine.sentences import N_, Sentence
 from engine.sheet import GameStatus, ScoreSheet
 from engine.state import HandState, Phase
 from engine.view import seat_view
@@ -111,7 +112,7 @@ class Game:
     def apply(self, move: Move, seat: int | None = None) -> HandScore | None:
         """Play ``move``; when it ends the hand, score the hand (and deal the next one)."""
         if self.over:
-            raise IllegalMove("The game is over (RULES.md §10).")
+            raise IllegalMove(Sentence(N_("The game is over (rules §10).")))
         seat = self.hand.to_act if seat is None else seat
         self.hand.check(move, seat)
         return self.apply_legal(move, seat)

@@ -46,6 +46,7 @@ from engine.moves import (
 )
 from engine.phase import Phase
 from engine.rules import DiscardSafeties, Hazards, SpeedLimitOnLimit
+from engine.sentences import N_, Fact, Sentence
 
 if TYPE_CHECKING:
     from engine.state import HandState
@@ -160,76 +161,116 @@ def may_play(state: HandState, seat: int) -> bool:
 # -- why not ---------------------------------------------------------------------------------
 
 
-def refusal(state: HandState, move: Move, seat: int) -> str:
+def refusal(state: HandState, move: Move, seat: int) -> Sentence:
     """The reason ``move`` of ``seat`` is refused, for a move :func:`is_legal` refused."""
     if state.phase is Phase.OVER:
-        return "The hand is over (RULES.md §8)."
+        return Sentence(N_("The hand is over (rules §8)."))
     if seat != state.to_act:
-        return f"Seat {seat} may not act now: it is seat {state.to_act}'s move."
+        return Sentence(
+            N_("Seat %(seat)s may not act now: it is seat %(turn)s's move."),
+            {"seat": seat, "turn": state.to_act},
+        )
     if state.phase is Phase.COUP_FOURRE:
-        return f"Seat {seat} may only declare the coup-fourré or pass now (RULES.md §6)."
+        return Sentence(
+            N_("Seat %(seat)s may only declare the coup-fourré or let it go now (rules §6)."),
+            {"seat": seat},
+        )
     if state.phase is Phase.EXTENSION:
-        return f"Seat {seat} must say whether to extend the hand (RULES.md §7)."
+        return Sentence(
+            N_("Seat %(seat)s must say whether to extend the hand (rules §7)."), {"seat": seat}
+        )
     if not isinstance(move, Play | Discard):
-        return f"Seat {seat} must play or discard a card (RULES.md §4)."
+        return Sentence(N_("Seat %(seat)s must play or discard a card (rules §4)."), {"seat": seat})
     card = move.card
     if CODE[card] not in state.hands[seat]:
-        return f"Seat {seat} does not hold {card}."
-    return f"Seat {seat}: {_card_refusal(state, move, seat)}"
+        return Sentence(N_("Seat %(seat)s does not hold %(card)s."), {"seat": seat, "card": card})
+    template, facts = _card_refusal(state, move, seat)
+    return Sentence(template, {"seat": seat, "card": card, **facts})
 
 
-def _card_refusal(state: HandState, move: Play | Discard, seat: int) -> str:
+Reason = tuple[str, dict[str, Fact]]
+"""Why a card is refused: a sentence naming ``%(seat)s`` and ``%(card)s``, and its other facts."""
+
+
+def _card_refusal(state: HandState, move: Play | Discard, seat: int) -> Reason:
     card = move.card
     if isinstance(move, Discard):
         assert state.rules.discard_safeties is DiscardSafeties.FORBIDDEN
-        return "safeties may not be discarded under discard_safeties: forbidden (§12)."
+        return N_("Seat %(seat)s may not discard %(card)s: safeties are kept (rules §12)."), {}
     own = state.side_of(seat)
     if card.kind is CardKind.HAZARD:
         if move.target is None or not 0 <= move.target < state.sides:
-            return f"{card} must be played on an opponent side (RULES.md §2)."
+            return N_("Seat %(seat)s must play %(card)s on an opponent side (rules §2)."), {}
         if move.target == own:
-            return f"{card} cannot be played on the own side (RULES.md §2)."
+            return N_("Seat %(seat)s cannot play %(card)s on its own side (rules §2)."), {}
         return _hazard_refusal(state, CODE[card], move.target)
     if move.target is not None and move.target != own:
-        return f"{card} goes on the own tableau (RULES.md §5)."
+        return N_("Seat %(seat)s must play %(card)s on its own side (rules §5)."), {}
     return _play_refusal(state, CODE[card], seat)
 
 
-def _play_refusal(state: HandState, code: int, seat: int) -> str:
+def _play_refusal(state: HandState, code: int, seat: int) -> Reason:
     """Why ``code`` cannot go on the own tableau of ``seat`` now."""
-    card = CARDS[code]
     tableau = state.tableaux[state.side_of(seat)]
-    if card.kind is CardKind.DISTANCE:
+    if CARDS[code].kind is CardKind.DISTANCE:
         if not tableau.rolling:
-            return f"distance needs the side rolling (a Roll showing) (§5); {card} refused."
+            return N_(
+                "Seat %(seat)s cannot play %(card)s: distance needs the side rolling, a Roll "
+                "showing (rules §5)."
+            ), {}
         if tableau.limited and not LIMITED_DISTANCE >> code & 1:
-            return f"under a Speed Limit only 25 and 50 may be played (§5); {card} refused."
+            return N_(
+                "Seat %(seat)s cannot play %(card)s: under a Speed Limit only 25 and 50 km may "
+                "be played (rules §5)."
+            ), {}
         if code == DISTANCE_200:
             by_seat = tableau.two_hundreds_by_seat.get(seat, 0)
             if (by_seat if state.per_player_200 else tableau.two_hundreds) >= 2:
-                return "at most two 200 km cards per side in a hand (§5)."
-        return (
-            f"{card} would take the side to {tableau.distance + KM[code]} km, past "
-            f"the target of {state.target} (§5)."
-        )
+                return N_(
+                    "Seat %(seat)s cannot play %(card)s: at most two 200 km cards per side in a "
+                    "hand (rules §5)."
+                ), {}
+        return N_(
+            "Seat %(seat)s cannot play %(card)s: it would take the side to %(distance)s km, past "
+            "the target of %(target)s km (rules §5)."
+        ), {"distance": tableau.distance + KM[code], "target": state.target}
     if code == ROLL:
         top = tableau.battle_top
         assert top != NO_CARD and top != STOP and not REMEDIES_BEFORE_ROLL >> top & 1
-        return f"Roll goes on an empty pile, a Stop or a remedy, not on {CARDS[top]} (§5)."
+        return N_(
+            "Seat %(seat)s cannot play %(card)s: a Roll goes on an empty pile, a Stop or a "
+            "remedy, not on %(top)s (rules §5)."
+        ), {"top": CARDS[top]}
     if code == END_OF_LIMIT:
-        return "End of Limit needs a Speed Limit showing (§5)."
-    return f"{card} cures {CARDS[CURES[code]]}, which is not showing on the battle pile (§5)."
+        return N_(
+            "Seat %(seat)s cannot play %(card)s: it needs a Speed Limit showing (rules §5)."
+        ), {}
+    return N_(
+        "Seat %(seat)s cannot play %(card)s: it cures %(hazard)s, which is not showing on the "
+        "battle pile (rules §5)."
+    ), {"hazard": CARDS[CURES[code]]}
 
 
-def _hazard_refusal(state: HandState, hazard: int, side: int) -> str:
+def _hazard_refusal(state: HandState, hazard: int, side: int) -> Reason:
     """Why ``hazard`` cannot be played on ``side`` now."""
-    card = CARDS[hazard]
     tableau = state.tableaux[side]
+    facts: dict[str, Fact] = {"side": side}
     if tableau.protected(hazard):
-        return f"side {side} is protected against {card} by a safety (§5)."
+        return N_(
+            "Seat %(seat)s cannot play %(card)s: side %(side)s is protected against it by a "
+            "safety (rules §5)."
+        ), facts
     if hazard == SPEED_LIMIT:
         assert state.rules.speed_limit_on_limit is SpeedLimitOnLimit.FORBIDDEN
-        return f"side {side} is already limited (§5)."
+        return N_(
+            "Seat %(seat)s cannot play %(card)s: side %(side)s is already limited (rules §5)."
+        ), facts
     if state.rules.hazards is Hazards.ON_ROLLING:
-        return f"side {side} is not rolling (hazards: on_rolling, §12)."
-    return f"side {side}'s battle pile is empty: only a Speed Limit may start a hand (§5)."
+        return N_(
+            "Seat %(seat)s cannot play %(card)s: side %(side)s is not rolling, and this game "
+            "plays hazards on rolling sides only (rules §12)."
+        ), facts
+    return N_(
+        "Seat %(seat)s cannot play %(card)s: the battle pile of side %(side)s is empty, and only "
+        "a Speed Limit may start a hand (rules §5)."
+    ), facts

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from engine.sentences import Fact, Sentence
+
 
 class ProblemCode(StrEnum):
     """Stable machine codes of refusals; clients may branch on them, so they never change."""
@@ -41,15 +43,26 @@ class Problem:
     """One reason a report is refused.
 
     ``path`` is a JSON pointer (RFC 6901) into the report as sent, so a client can put the
-    sentence next to the field it concerns; ``detail`` names the side and the facts.
+    sentence next to the field it concerns; ``sentence`` names the side and the facts, to be
+    said in the reader's language (:mod:`engine.sentences`).
     """
 
     code: ProblemCode
     path: str
-    detail: str
+    sentence: Sentence
+
+    @classmethod
+    def of(cls, code: ProblemCode, path: str, template: str, **facts: Fact) -> Problem:
+        """The problem whose sentence is ``template`` filled with ``facts``."""
+        return cls(code=code, path=path, sentence=Sentence(template, facts))
+
+    @property
+    def detail(self) -> str:
+        """The sentence in English."""
+        return self.sentence.english()
 
     def to_dict(self) -> dict[str, str]:
-        """The wire form: ``{"path", "code", "detail"}``."""
+        """The wire form in English: ``{"path", "code", "detail"}``."""
         return {"path": self.path, "code": str(self.code), "detail": self.detail}
 
 

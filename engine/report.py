@@ -8,14 +8,21 @@ integer where an integer belongs, no unknown field) are guarded at the boundary 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from engine.cards import DISTANCE_VALUES, SAFETIES, Card
 from engine.problems import Problem, ProblemCode, pointer
-from engine.rules import Rules, UnknownVariant, UnsupportedPlayerCount, parse_variant
+from engine.rules import (
+    VARIANT_ENUMS,
+    Rules,
+    UnknownVariant,
+    UnsupportedPlayerCount,
+    parse_variant,
+)
 from engine.scoring import Category
+from engine.sentences import N_, Fact, Sentence
 
 _Named = TypeVar("_Named", Card, Category)
 
@@ -121,8 +128,8 @@ class _Reader:
 
     problems: list[Problem] = field(default_factory=list)
 
-    def problem(self, code: ProblemCode, path: str, detail: str) -> None:
-        self.problems.append(Problem(code=code, path=path, detail=detail))
+    def problem(self, code: ProblemCode, path: str, template: str, **facts: Fact) -> None:
+        self.problems.append(Problem.of(code, path, template, **facts))
 
 
 def read_rules(data: Mapping[str, Any], prefix: str = "") -> tuple[Rules | None, list[Problem]]:
@@ -136,8 +143,12 @@ def read_rules(data: Mapping[str, Any], prefix: str = "") -> tuple[Rules | None,
         try:
             parse_variant(key, value)
         except UnknownVariant as unknown:
-            reader.problem(
-                ProblemCode.UNKNOWN_VARIANT, prefix + pointer("variants", key), str(unknown)
+            reader.problems.append(
+                Problem(
+                    code=ProblemCode.UNKNOWN_VARIANT,
+                    path=prefix + pointer("variants", key),
+                    sentence=variant_refusal(unknown),
+                )
             )
             continue
         variants[key] = value
@@ -150,10 +161,30 @@ def read_rules(data: Mapping[str, Any], prefix: str = "") -> tuple[Rules | None,
         reader.problem(
             ProblemCode.UNSUPPORTED_PLAYER_COUNT,
             prefix + pointer("players"),
-            f"{players} seated players is not a Mille Bornes game: play with 2, 3, 4 "
-            "(two teams of two) or 6 (three teams of two).",
+            N_(
+                "Mille Bornes is not played by %(players)s: play with 2, 3, 4 (two teams of two) "
+                "or 6 (three teams of two)."
+            ),
+            players=repr(players),
         )
     return rules, reader.problems
+
+
+def variant_refusal(unknown: UnknownVariant) -> Sentence:
+    """Why a variant is refused: no such key, or no such value for it (RULES.md §12)."""
+    if not unknown.key_known:
+        return Sentence(
+            N_("There is no variant called %(key)s; the variants are %(known)s."),
+            {"key": repr(unknown.key), "known": ", ".join(VARIANT_ENUMS)},
+        )
+    return Sentence(
+        N_("Variant %(key)s has no value %(value)s; it is one of %(known)s."),
+        {
+            "key": unknown.key,
+            "value": repr(unknown.value),
+            "known": ", ".join(VARIANT_ENUMS[unknown.key]),
+        },
+    )
 
 
 def read_hand_report(data: Mapping[str, Any], prefix: str = "") -> tuple[HandReport, list[Problem]]:
@@ -206,8 +237,13 @@ def _read_side(reader: _Reader, data: Mapping[str, Any], path: str, index: int) 
         reader.problem(
             ProblemCode.INVALID_FIELD,
             path + "/two_hundreds",
-            f"{name} reports {two_hundreds} cards of 200 km, but its distance cards show "
-            f"{side.two_hundreds}.",
+            N_(
+                "The 200 km cards declared for %(side)s (%(count)s) differ from the distance "
+                "cards shown (%(shown)s)."
+            ),
+            side=name,
+            count=two_hundreds,
+            shown=side.two_hundreds or 0,
         )
     return side
 
@@ -219,8 +255,9 @@ def _read_safeties(reader: _Reader, names: Sequence[str], path: str, side: str) 
         path,
         {str(card): card for card in SAFETIES},
         ProblemCode.SAFETY_UNKNOWN,
-        lambda name: (
-            f"{side} lists {name!r}, which is not a safety; the safeties are {', '.join(SAFETIES)}."
+        Sentence(
+            N_("%(side)s lists %(name)s, which is not a safety; the safeties are %(known)s."),
+            {"side": side, "known": ", ".join(SAFETIES)},
         ),
     )
 
@@ -234,9 +271,12 @@ def _read_claims(
         path,
         {str(claim): claim for claim in CLAIMABLE},
         ProblemCode.INVALID_FIELD,
-        lambda name: (
-            f"{side} claims {name!r}, which is not a bonus a table can claim; claims are "
-            f"{', '.join(CLAIMABLE)}."
+        Sentence(
+            N_(
+                "%(side)s claims %(name)s, which is not a bonus a table can claim; claims are "
+                "%(known)s."
+            ),
+            {"side": side, "known": ", ".join(CLAIMABLE)},
         ),
     )
 
@@ -247,13 +287,16 @@ def _read_names(
     path: str,
     known: Mapping[str, _Named],
     code: ProblemCode,
-    unknown: Callable[[str], str],
+    unknown: Sentence,
 ) -> tuple[_Named, ...]:
-    """The members ``names`` stand for; each unknown name is a problem at its position."""
+    """The members ``names`` stand for; each unknown name is a problem at its position, said by
+    ``unknown`` with the name filled in."""
     members: list[_Named] = []
     for position, name in enumerate(names):
         if name in known:
             members.append(known[name])
         else:
-            reader.problem(code, f"{path}/{position}", unknown(name))
+            reader.problem(
+                code, f"{path}/{position}", unknown.template, **unknown.facts, name=repr(name)
+            )
     return tuple(members)

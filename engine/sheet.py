@@ -12,6 +12,7 @@ from engine.problems import Problem, ProblemCode, pointer
 from engine.report import HandReport, read_hand_report, read_rules
 from engine.rules import GAME_TARGET, GameTie, Rules
 from engine.scoring import HandScore, score_hand
+from engine.sentences import N_, Sentence
 from engine.validation import check_report
 
 
@@ -109,19 +110,27 @@ class ScoreSheet:
         """Every reason ``report`` cannot be the sheet's next hand."""
         if self.status is not GameStatus.IN_PROGRESS:
             return [
-                Problem(
-                    code=ProblemCode.HAND_AFTER_GAME_OVER,
-                    path=prefix,
-                    detail=f"The game ended after hand {self._numbers[-1]} "
-                    f"({self._ending()}), so no hand can follow it.",
-                )
+                Problem(code=ProblemCode.HAND_AFTER_GAME_OVER, path=prefix, sentence=self._ended())
             ]
         return check_report(report, self.rules, prefix)
 
-    def _ending(self) -> str:
+    def _ended(self) -> Sentence:
+        hand = self._numbers[-1]
         if self.status is GameStatus.WON and self.winner is not None:
-            return f"{self.names[self.winner]} won with {self.totals[self.winner]:,}"
-        return "a tie between " + " and ".join(self.names[side] for side in self.leaders)
+            return Sentence(
+                N_(
+                    "The game ended after hand %(hand)s, won by %(side)s with %(total)s points, "
+                    "so no hand can follow it."
+                ),
+                {"hand": hand, "side": self.names[self.winner], "total": self.totals[self.winner]},
+            )
+        return Sentence(
+            N_(
+                "The game ended after hand %(hand)s in a tie between %(sides)s, so no hand can "
+                "follow it."
+            ),
+            {"hand": hand, "sides": tuple(self.names[side] for side in self.leaders)},
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The wire form: each hand with the running totals after it, and the game's state."""
@@ -190,11 +199,16 @@ def read_sheet(data: Mapping[str, Any]) -> ScoreSheet:
     names = _side_names(data.get("sides"), rules)
     if len(names) != rules.sides:
         problems.append(
-            Problem(
-                code=ProblemCode.SIDES_COUNT_MISMATCH,
-                path=pointer("sides"),
-                detail=f"With {rules.players} seated players there are {rules.sides} sides, "
-                f"but the sheet names {len(names)}.",
+            Problem.of(
+                ProblemCode.SIDES_COUNT_MISMATCH,
+                pointer("sides"),
+                N_(
+                    "With %(players)s seated players there are %(sides)s sides, but the sheet "
+                    "names %(given)s."
+                ),
+                players=rules.players,
+                sides=rules.sides,
+                given=len(names),
             )
         )
         raise InvalidReport(problems)

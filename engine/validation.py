@@ -6,33 +6,19 @@ list at once. Each problem names the side and the facts in a sentence a player u
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from engine.cards import DISTANCE_CARDS_IN_DECK, DISTANCE_VALUES, Card
 from engine.errors import InvalidReport
-from engine.names import card_name
 from engine.problems import Problem, ProblemCode, pointer
 from engine.report import HandReport, SideReport, read_hand_report, read_rules
 from engine.rules import Rules, Shutout
 from engine.scoring import Category, HandScore, score_hand
+from engine.sentences import N_, Fact
 
 MAX_KM_WITHOUT_200S = sum(km * count for km, count in DISTANCE_CARDS_IN_DECK.items() if km != 200)
 """2,700 km: every 25, 50, 75 and 100 of the deck laid end to end."""
-
-
-def km(distance: int) -> str:
-    """A distance as a table says it.
-
-    >>> km(1000)
-    '1,000 km'
-    """
-    return f"{distance:,} km"
-
-
-def _plural(count: int, noun: str, nouns: str | None = None) -> str:
-    """'1 side', '2 sides', '3 safeties'."""
-    return f"{count} {noun}" if count == 1 else f"{count} {nouns or noun + 's'}"
 
 
 def check_report(report: HandReport, rules: Rules | None, prefix: str = "") -> list[Problem]:
@@ -84,9 +70,6 @@ class _Checks:
     def path(self, *parts: str | int) -> str:
         return self.prefix + pointer(*parts)
 
-    def problem(self, code: ProblemCode, path: str, detail: str) -> Problem:
-        return Problem(code=code, path=path, detail=detail)
-
     def run(self) -> Iterator[Problem]:
         yield from self.check_sides_and_target()
         yield from self.check_extension()
@@ -107,21 +90,38 @@ class _Checks:
             return
         sides = len(self.report.sides)
         if sides != rules.sides:
-            yield self.problem(
+            yield Problem.of(
                 ProblemCode.SIDES_COUNT_MISMATCH,
                 self.path("sides"),
-                f"With {rules.players} seated players there are {rules.sides} sides "
-                f"({_side_word(rules)}), but the report has {_plural(sides, 'side')}.",
+                N_(
+                    "With %(players)s seated players there are %(sides)s sides, one per player, "
+                    "but the report has %(given)s."
+                )
+                if rules.players_per_side == 1
+                else N_(
+                    "With %(players)s seated players there are %(sides)s sides, teams of two, "
+                    "but the report has %(given)s."
+                ),
+                players=rules.players,
+                sides=rules.sides,
+                given=sides,
             )
         given = self.report.target
         extended = self.report.extension_called_by is not None and rules.extension_allowed
         expected = rules.target(extended)
         if given is not None and given != expected:
-            why = "after an extension" if extended else f"with {rules.players} seated players"
-            yield self.problem(
+            yield Problem.of(
                 ProblemCode.TARGET_INVALID,
                 self.path("target"),
-                f"The target is {km(given)}, but {why} it is {km(expected)}.",
+                N_("The target is %(given)s km, but after an extension it is %(expected)s km.")
+                if extended
+                else N_(
+                    "The target is %(given)s km, but with %(players)s seated players it is "
+                    "%(expected)s km."
+                ),
+                given=given,
+                expected=expected,
+                players=rules.players,
             )
             self.target = expected
 
@@ -132,51 +132,66 @@ class _Checks:
             return
         path = self.path("extension_called_by")
         if rules is not None and not rules.extension_allowed:
-            yield self.problem(
+            yield Problem.of(
                 ProblemCode.EXTENSION_NOT_ALLOWED,
                 path,
-                f"An extension is reported, but the {rules.players}-player game has none: "
-                f"its hands are played to {km(rules.base_target)}.",
+                N_(
+                    "An extension is reported, but the %(players)s-player game has none: its "
+                    "hands are played to %(target)s km."
+                ),
+                players=rules.players,
+                target=rules.base_target,
             )
             self.caller_known = False
             return
         if len(report.extension_callers) > 1:
-            named = ", ".join(str(caller) for caller in report.extension_callers)
-            yield self.problem(
+            yield Problem.of(
                 ProblemCode.EXTENSION_CALLER_INVALID,
                 path,
-                f"The report names {len(report.extension_callers)} callers of the extension "
-                f"({named}), but a hand has one extension at most, called by one side.",
+                N_(
+                    "The report names %(count)s callers of the extension (%(callers)s), but a "
+                    "hand has one extension at most, called by one side."
+                ),
+                count=len(report.extension_callers),
+                callers=", ".join(str(caller) for caller in report.extension_callers),
             )
         if isinstance(caller, bool) or not 0 <= caller < len(report.sides):
             self.caller_known = False
-            yield self.problem(
+            yield Problem.of(
                 ProblemCode.EXTENSION_CALLER_INVALID,
                 path,
-                f"The extension caller is {caller!r}, but the sides are numbered 0 to "
-                f"{len(report.sides) - 1}.",
+                N_("The extension caller is %(caller)s, but the sides are numbered 0 to %(last)s."),
+                caller=repr(caller),
+                last=len(report.sides) - 1,
             )
             return
         side = report.sides[caller]
         if rules is not None and side.distance < rules.base_target:
-            yield self.problem(
+            yield Problem.of(
                 ProblemCode.EXTENSION_CALLER_BELOW_700,
                 path,
-                f"{side.name} is said to have called the extension, but it travelled only "
-                f"{km(side.distance)}: only the first side to reach {km(rules.base_target)} "
-                "may call it.",
+                N_(
+                    "The extension is said to be called by %(side)s, who travelled only "
+                    "%(distance)s km: only the first side to reach %(target)s km may call it."
+                ),
+                side=side.name,
+                distance=side.distance,
+                target=rules.base_target,
             )
 
     def check_one_trip(self) -> Iterator[Problem]:
         completers = [i for i, side in enumerate(self.report.sides) if side.completed_trip]
         if len(completers) > 1:
-            names = _every(self.report.sides[i].name for i in completers)
+            names = tuple(self.report.sides[i].name for i in completers)
             for index in completers[1:]:
-                yield self.problem(
+                yield Problem.of(
                     ProblemCode.MULTIPLE_TRIPS_COMPLETED,
                     self.path("sides", index, "completed_trip"),
-                    f"{names} report the trip completed, but the hand ends as soon as "
-                    "one side completes it.",
+                    N_(
+                        "The trip is reported completed by %(sides)s, but the hand ends as soon "
+                        "as one side completes it."
+                    ),
+                    sides=names,
                 )
 
     def check_safeties_across_sides(self) -> Iterator[Problem]:
@@ -187,12 +202,13 @@ class _Checks:
                     holders.setdefault(card, []).append((index, position))
         for card, places in holders.items():
             if len(places) > 1:
-                names = _every(self.report.sides[i].name for i, _ in places)
                 index, position = places[-1]
-                yield self.problem(
+                yield Problem.of(
                     ProblemCode.SAFETIES_EXCEED_DECK,
                     self.path("sides", index, "safeties", position),
-                    f"{names} list {card_name(card)}, but the deck holds one.",
+                    N_("%(card)s is listed by %(sides)s, but the deck holds one."),
+                    card=card,
+                    sides=tuple(self.report.sides[i].name for i, _ in places),
                 )
 
     def check_deck(self) -> Iterator[Problem]:
@@ -204,27 +220,40 @@ class _Checks:
             shown = sum(max(cards.get(value, 0), 0) for cards in counted)
             if shown > DISTANCE_CARDS_IN_DECK[value]:
                 exceeded.add(value)
-                yield self.problem(
+                yield Problem.of(
                     ProblemCode.DECK_EXCEEDED,
                     self.path("sides"),
-                    f"The sides show {shown} cards of {value} km, but the deck holds "
-                    f"{DISTANCE_CARDS_IN_DECK[value]}.",
+                    N_(
+                        "The sides show %(shown)s cards of %(value)s km, but the deck holds "
+                        "%(deck)s."
+                    ),
+                    shown=shown,
+                    value=value,
+                    deck=DISTANCE_CARDS_IN_DECK[value],
                 )
         two_hundreds = sum(max(side.two_hundreds or 0, 0) for side in sides)
         if 200 not in exceeded and two_hundreds > DISTANCE_CARDS_IN_DECK[200]:
-            yield self.problem(
+            yield Problem.of(
                 ProblemCode.DECK_EXCEEDED,
                 self.path("sides"),
-                f"The sides report {two_hundreds} cards of 200 km in all, but the deck holds "
-                f"{DISTANCE_CARDS_IN_DECK[200]}.",
+                N_(
+                    "The sides report %(shown)s cards of 200 km in all, but the deck holds "
+                    "%(deck)s."
+                ),
+                shown=two_hundreds,
+                deck=DISTANCE_CARDS_IN_DECK[200],
             )
         without_200s = sum(max(side.distance - 200 * _assumed_200s(side), 0) for side in sides)
         if exceeded <= {200} and without_200s > MAX_KM_WITHOUT_200S:
-            yield self.problem(
+            yield Problem.of(
                 ProblemCode.DECK_EXCEEDED,
                 self.path("sides"),
-                f"Apart from 200 km cards the sides travelled {km(without_200s)} in all, but "
-                f"the deck's 25, 50, 75 and 100 km cards add up to {km(MAX_KM_WITHOUT_200S)}.",
+                N_(
+                    "Apart from 200 km cards the sides travelled %(distance)s km in all, but the "
+                    "deck's 25, 50, 75 and 100 km cards add up to %(most)s km."
+                ),
+                distance=without_200s,
+                most=MAX_KM_WITHOUT_200S,
             )
 
     # -- one side ------------------------------------------------------------------------------
@@ -234,42 +263,63 @@ class _Checks:
         if side.cards is not None:
             for value in DISTANCE_VALUES:
                 if side.cards.get(value, 0) < 0:
-                    yield self.problem(
+                    yield Problem.of(
                         ProblemCode.DISTANCE_NEGATIVE,
                         self.path("sides", index, "distance", str(value)),
-                        f"{name} shows {side.cards[value]} cards of {value} km; a count "
-                        "cannot be below 0.",
+                        N_(
+                            "%(side)s shows %(count)s cards of %(value)s km; a count cannot be "
+                            "below 0."
+                        ),
+                        side=name,
+                        count=side.cards[value],
+                        value=value,
                     )
         else:
             if side.distance < 0:
-                yield self.problem(
+                yield Problem.of(
                     ProblemCode.DISTANCE_NEGATIVE,
                     self.path("sides", index, "distance"),
-                    f"{name} travelled {km(side.distance)}; a distance cannot be below 0.",
+                    N_("%(side)s travelled %(distance)s km; a distance cannot be below 0."),
+                    side=name,
+                    distance=side.distance,
                 )
             elif side.distance % 25:
-                yield self.problem(
+                yield Problem.of(
                     ProblemCode.DISTANCE_NOT_MULTIPLE_OF_25,
                     self.path("sides", index, "distance"),
-                    f"{name} travelled {km(side.distance)}, but distance cards are 25, 50, 75, "
-                    "100 and 200 km, so every distance is a multiple of 25.",
+                    N_(
+                        "%(side)s travelled %(distance)s km, but distance cards are 25, 50, 75, "
+                        "100 and 200 km, so every distance is a multiple of 25."
+                    ),
+                    side=name,
+                    distance=side.distance,
                 )
             yield from self.check_two_hundreds_given(index, side)
         if self.target is not None and side.distance > self.target:
-            yield self.problem(
+            yield Problem.of(
                 ProblemCode.DISTANCE_OVER_TARGET,
                 self.path("sides", index, "distance"),
-                f"{name} travelled {km(side.distance)}, past the target of {km(self.target)}; "
-                "no card may take a side past the target.",
+                N_(
+                    "%(side)s travelled %(distance)s km, past the target of %(target)s km; no "
+                    "card may take a side past the target."
+                ),
+                side=name,
+                distance=side.distance,
+                target=self.target,
             )
         limit = self.rules.two_hundreds_per_side if self.rules else 2
         if side.two_hundreds is not None and side.two_hundreds > limit:
             where = ("distance", "200") if side.cards is not None else ("two_hundreds",)
-            yield self.problem(
+            yield Problem.of(
                 ProblemCode.TOO_MANY_200S_SIDE,
                 self.path("sides", index, *where),
-                f"{name} played {side.two_hundreds} cards of 200 km, but a side may play at "
-                f"most {limit} in a hand.",
+                N_(
+                    "%(side)s played %(count)s cards of 200 km, but a side may play at most "
+                    "%(limit)s in a hand."
+                ),
+                side=name,
+                count=side.two_hundreds,
+                limit=limit,
             )
 
     def check_two_hundreds_given(self, index: int, side: SideReport) -> Iterator[Problem]:
@@ -277,89 +327,126 @@ class _Checks:
         path = self.path("sides", index, "two_hundreds")
         if side.two_hundreds is None:
             if side.completed_trip:
-                yield self.problem(
+                yield Problem.of(
                     ProblemCode.INVALID_FIELD,
                     path,
-                    f"{side.name} completed the trip with a distance given in km, so the report "
-                    "must say how many 200 km cards it played (two_hundreds): it decides the "
-                    "safe trip.",
+                    N_(
+                        "%(side)s completed the trip with a distance given in km, so the report "
+                        "must say how many 200 km cards were played: it decides the safe trip."
+                    ),
+                    side=side.name,
                 )
             return
         if side.two_hundreds < 0:
-            yield self.problem(
+            yield Problem.of(
                 ProblemCode.DISTANCE_NEGATIVE,
                 path,
-                f"{side.name} played {side.two_hundreds} cards of 200 km; a count cannot be "
-                "below 0.",
+                N_("%(side)s played %(count)s cards of 200 km; a count cannot be below 0."),
+                side=side.name,
+                count=side.two_hundreds,
             )
         elif side.distance >= 0 and 200 * side.two_hundreds > side.distance:
-            yield self.problem(
+            yield Problem.of(
                 ProblemCode.TWO_HUNDREDS_EXCEED_DISTANCE,
                 path,
-                f"{side.name} played {side.two_hundreds} cards of 200 km "
-                f"({km(200 * side.two_hundreds)}), more than its {km(side.distance)}.",
+                N_(
+                    "The 200 km cards declared for %(side)s (%(count)s, so %(cards)s km) exceed "
+                    "the %(distance)s km travelled."
+                ),
+                side=side.name,
+                count=side.two_hundreds,
+                cards=200 * side.two_hundreds,
+                distance=side.distance,
             )
 
     def check_safeties(self, index: int, side: SideReport) -> Iterator[Problem]:
         seen: set[Card] = set()
         for position, card in enumerate(side.safeties):
             if card in seen:
-                yield self.problem(
+                yield Problem.of(
                     ProblemCode.SAFETIES_EXCEED_DECK,
                     self.path("sides", index, "safeties", position),
-                    f"{side.name} lists {card_name(card)} twice, but the deck holds one.",
+                    N_("%(card)s is listed twice for %(side)s, but the deck holds one."),
+                    card=card,
+                    side=side.name,
                 )
             seen.add(card)
         for position, card in enumerate(side.coup_fourres):
             if card not in side.safeties:
-                yield self.problem(
+                yield Problem.of(
                     ProblemCode.COUP_FOURRE_WITHOUT_SAFETY,
                     self.path("sides", index, "coup_fourres", position),
-                    f"{side.name} reports a coup-fourré with {card_name(card)}, but it is not "
-                    "among its safeties: a coup-fourré is a safety laid down out of turn.",
+                    N_(
+                        "A coup-fourré with %(card)s is reported for %(side)s, but that safety "
+                        "is not among the ones played: a coup-fourré is a safety laid down out "
+                        "of turn."
+                    ),
+                    card=card,
+                    side=side.name,
                 )
         if len(side.coup_fourres) > len(side.safeties):
-            yield self.problem(
+            yield Problem.of(
                 ProblemCode.COUP_FOURRE_WITHOUT_SAFETY,
                 self.path("sides", index, "coup_fourres"),
-                f"{side.name} reports {_plural(len(side.coup_fourres), 'coup-fourré')} but "
-                f"played only {_plural(len(side.safeties), 'safety', 'safeties')}.",
+                N_(
+                    "More coups-fourrés are reported for %(side)s (%(coups)s) than safeties "
+                    "played (%(safeties)s)."
+                ),
+                side=side.name,
+                coups=len(side.coup_fourres),
+                safeties=len(side.safeties),
             )
         else:
             for position, card in enumerate(side.coup_fourres):
                 if card not in side.coup_fourres[:position]:
                     continue
-                yield self.problem(
+                yield Problem.of(
                     ProblemCode.COUP_FOURRE_WITHOUT_SAFETY,
                     self.path("sides", index, "coup_fourres", position),
-                    f"{side.name} reports {card_name(card)} as a coup-fourré twice, but there "
-                    "is one in the deck.",
+                    N_(
+                        "%(card)s is reported twice as a coup-fourré for %(side)s, but the deck "
+                        "holds one."
+                    ),
+                    card=card,
+                    side=side.name,
                 )
 
     def check_trip(self, index: int, side: SideReport) -> Iterator[Problem]:
         target = self.target
         if side.delayed_action and not side.completed_trip:
-            yield self.problem(
+            yield Problem.of(
                 ProblemCode.DELAYED_ACTION_WITHOUT_TRIP,
                 self.path("sides", index, "delayed_action"),
-                f"{side.name} reports a delayed action, but it did not complete the trip: a "
-                "delayed action is the completion of the trip after the draw pile ran out.",
+                N_(
+                    "A delayed action is reported for %(side)s, who did not complete the trip: "
+                    "a delayed action is the completion of the trip after the draw pile ran out."
+                ),
+                side=side.name,
             )
         if target is None:
             return
         if side.completed_trip and side.distance != target:
-            yield self.problem(
+            yield Problem.of(
                 ProblemCode.TRIP_NOT_AT_TARGET,
                 self.path("sides", index, "completed_trip"),
-                f"{side.name} reports the trip completed, but it travelled "
-                f"{km(side.distance)} and the target is {km(target)}.",
+                N_(
+                    "The trip is reported completed by %(side)s, who travelled %(distance)s km, "
+                    "and the target is %(target)s km."
+                ),
+                side=side.name,
+                distance=side.distance,
+                target=target,
             )
         if side.distance == target and not side.completed_trip:
-            yield self.problem(
+            yield Problem.of(
                 ProblemCode.TARGET_REACHED_NOT_COMPLETED,
                 self.path("sides", index, "completed_trip"),
-                f"{side.name} travelled {km(side.distance)}, the target, but does not report "
-                "the trip completed.",
+                N_(
+                    "%(side)s travelled %(distance)s km, the target, but the trip is not "
+                    "reported completed."
+                ),
+                side=side.name,
+                distance=side.distance,
             )
 
     # -- claims --------------------------------------------------------------------------------
@@ -375,78 +462,135 @@ class _Checks:
                 if claim is Category.EXTENSION and not self.rules.extension_allowed:
                     earned = False
                 if not earned:
-                    yield self.problem(
+                    template, facts = self.why_not(index, claim)
+                    yield Problem.of(
                         ProblemCode.CLAIM_NOT_EARNED,
                         self.path("sides", index, "claims", position),
-                        f"{side.name} claims {_CLAIM_WORDS[claim]}, but "
-                        f"{self.why_not(index, claim)}.",
+                        template,
+                        side=side.name,
+                        **facts,
                     )
 
-    def why_not(self, index: int, claim: Category) -> str:
-        """The facts that make ``claim`` worth nothing to side ``index``."""
+    def why_not(self, index: int, claim: Category) -> tuple[str, dict[str, Fact]]:
+        """The sentence saying why ``claim`` is worth nothing to side ``index`` (``%(side)s``
+        names that side), and the facts it needs besides."""
         report, rules = self.report, self.rules
         assert rules is not None
         side = report.sides[index]
         completer = report.completer
-        others = [(i, other) for i, other in enumerate(report.sides) if i != index]
-        not_completed = f"{side.name} did not complete the trip"
-        if completer is not None and completer != index:
-            not_completed = f"{report.sides[completer].name} completed the trip"
-        match claim:
-            case Category.ALL_SAFETIES:
-                played = _plural(len(side.safeties), "safety", "safeties")
-                return f"{side.name} played {played}, not all four"
-            case Category.TRIP:
-                return not_completed
-            case Category.DELAYED_ACTION:
-                if completer != index:
-                    return not_completed
-                return "the trip was not completed after the draw pile ran out"
-            case Category.SAFE_TRIP:
-                if completer != index:
-                    return not_completed
-                return f"{side.name} played {_plural(side.two_hundreds or 0, 'card')} of 200 km"
-            case Category.SHUTOUT:
-                if rules.shutout is not Shutout.CAPOT and completer != index:
-                    return not_completed
-                return _and(
-                    f"{other.name} travelled {km(other.distance)}"
-                    for _, other in others
-                    if other.distance != 0
-                )
-            case _:
-                return self.why_no_extension(index)
+        if claim is Category.ALL_SAFETIES:
+            return _NOT_EARNED[claim, "safeties"], {"count": len(side.safeties)}
+        if claim is Category.EXTENSION:
+            return self.why_no_extension(index)
+        capot = claim is Category.SHUTOUT and rules.shutout is Shutout.CAPOT  # trip or not
+        if completer != index and not capot:
+            return self.not_completed(claim, completer)
+        if claim is Category.DELAYED_ACTION:
+            return _NOT_EARNED[claim, "in time"], {}
+        if claim is Category.SAFE_TRIP and side.two_hundreds is None:
+            return _NOT_EARNED[claim, "200s unsaid"], {}
+        if claim is Category.SAFE_TRIP:
+            return _NOT_EARNED[claim, "200s"], {"count": side.two_hundreds or 0}
+        # A shutout is worth nothing only while an opponent side has travelled.
+        travelled = next(other for other in report.sides if other is not side and other.distance)
+        return _NOT_EARNED[claim, "travelled"], {
+            "other": travelled.name,
+            "distance": travelled.distance,
+        }
 
-    def why_no_extension(self, index: int) -> str:
+    def not_completed(self, claim: Category, completer: int | None) -> tuple[str, dict[str, Fact]]:
+        if completer is None:
+            return _NOT_EARNED[claim, "no trip"], {}
+        return _NOT_EARNED[claim, "other trip"], {"other": self.report.sides[completer].name}
+
+    def why_no_extension(self, index: int) -> tuple[str, dict[str, Fact]]:
         report = self.report
         caller = report.extension_called_by
-        side = report.sides[index]
         rules = self.rules
+        claim = Category.EXTENSION
         if rules is not None and not rules.extension_allowed:
-            return f"the {rules.players}-player game has no extension"
+            return _NOT_EARNED[claim, "no extension here"], {"players": rules.players}
         if caller is None or not self.caller_known:
-            return "no extension was called in this hand"
+            return _NOT_EARNED[claim, "not called"], {}
         completer = report.completer
         if caller == index:
-            return f"{side.name} called the extension and did not complete the trip"
+            return _NOT_EARNED[claim, "failed"], {}
         if completer is None:
-            return "no side completed the trip after the extension"
+            return _NOT_EARNED[claim, "no trip"], {}
         if completer == caller:
-            return f"{report.sides[caller].name} called the extension and completed the trip"
-        return (
-            f"{report.sides[completer].name} completed the trip, and under the "
-            "failed_extension: nobody variant only the side that completes it scores the 200"
-        )
+            return _NOT_EARNED[claim, "made"], {"other": report.sides[caller].name}
+        return _NOT_EARNED[claim, "nobody"], {"other": report.sides[completer].name}
 
 
-_CLAIM_WORDS: dict[Category, str] = {
-    Category.ALL_SAFETIES: "the bonus for all four safeties",
-    Category.TRIP: "the trip",
-    Category.DELAYED_ACTION: "a delayed action",
-    Category.SAFE_TRIP: "a safe trip",
-    Category.EXTENSION: "the extension bonus",
-    Category.SHUTOUT: "a shutout",
+_NOT_EARNED: dict[tuple[Category, str], str] = {
+    (Category.ALL_SAFETIES, "safeties"): N_(
+        "The bonus for all four safeties is claimed for %(side)s, who played only %(count)s of "
+        "the four safeties."
+    ),
+    (Category.TRIP, "no trip"): N_(
+        "The trip is claimed for %(side)s, but no side completed the trip."
+    ),
+    (Category.TRIP, "other trip"): N_(
+        "The trip is claimed for %(side)s, but %(other)s completed the trip."
+    ),
+    (Category.DELAYED_ACTION, "no trip"): N_(
+        "A delayed action is claimed for %(side)s, but no side completed the trip."
+    ),
+    (Category.DELAYED_ACTION, "other trip"): N_(
+        "A delayed action is claimed for %(side)s, but %(other)s completed the trip."
+    ),
+    (Category.DELAYED_ACTION, "in time"): N_(
+        "A delayed action is claimed for %(side)s, but the trip was not completed after the draw "
+        "pile ran out."
+    ),
+    (Category.SAFE_TRIP, "no trip"): N_(
+        "A safe trip is claimed for %(side)s, but no side completed the trip."
+    ),
+    (Category.SAFE_TRIP, "other trip"): N_(
+        "A safe trip is claimed for %(side)s, but %(other)s completed the trip."
+    ),
+    (Category.SAFE_TRIP, "200s"): N_(
+        "A safe trip is claimed for %(side)s, but 200 km cards were played (%(count)s): a safe "
+        "trip has none."
+    ),
+    (Category.SAFE_TRIP, "200s unsaid"): N_(
+        "A safe trip is claimed for %(side)s, but the number of 200 km cards played is not given."
+    ),
+    (Category.SHUTOUT, "no trip"): N_(
+        "A shutout is claimed for %(side)s, but no side completed the trip."
+    ),
+    (Category.SHUTOUT, "other trip"): N_(
+        "A shutout is claimed for %(side)s, but %(other)s completed the trip."
+    ),
+    (Category.SHUTOUT, "travelled"): N_(
+        "A shutout is claimed for %(side)s, but %(other)s travelled %(distance)s km."
+    ),
+    (Category.EXTENSION, "no extension here"): N_(
+        "The extension bonus is claimed for %(side)s, but the %(players)s-player game has no "
+        "extension."
+    ),
+    (Category.EXTENSION, "not called"): N_(
+        "The extension bonus is claimed for %(side)s, but no extension was called in this hand."
+    ),
+    (Category.EXTENSION, "failed"): N_(
+        "The extension bonus is claimed for %(side)s, who called the extension and did not "
+        "complete the trip."
+    ),
+    (Category.EXTENSION, "no trip"): N_(
+        "The extension bonus is claimed for %(side)s, but no side completed the trip after the "
+        "extension."
+    ),
+    (Category.EXTENSION, "made"): N_(
+        "The extension bonus is claimed for %(side)s, but %(other)s called the extension and "
+        "completed the trip."
+    ),
+    (Category.EXTENSION, "nobody"): N_(
+        "The extension bonus is claimed for %(side)s, but %(other)s completed the trip, and when "
+        "a failed extension scores for nobody only the side that completes the trip scores the "
+        "200."
+    ),
 }
+"""Why a claim is worth nothing, one whole sentence per claim and reason."""
 
 
 def _assumed_200s(side: SideReport) -> int:
@@ -454,21 +598,3 @@ def _assumed_200s(side: SideReport) -> int:
     if side.two_hundreds is not None:
         return side.two_hundreds
     return min(2, max(side.distance, 0) // 200)
-
-
-def _side_word(rules: Rules) -> str:
-    return "one per player" if rules.players_per_side == 1 else "teams of two"
-
-
-def _every(items: Iterable[str]) -> str:
-    """'A and B both', 'A, B and C all'."""
-    words = list(items)
-    return _and(words) + (" both" if len(words) == 2 else " all")
-
-
-def _and(items: Iterable[str]) -> str:
-    """'A', 'A and B', 'A, B and C'."""
-    words = list(items)
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]

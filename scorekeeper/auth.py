@@ -15,6 +15,7 @@ from sqlalchemy import Select, bindparam, select
 from werkzeug.datastructures import WWWAuthenticate
 from werkzeug.exceptions import NotFound, Unauthorized
 
+from engine.sentences import N_
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, Player, Seat, Table
 
@@ -53,7 +54,7 @@ def authorized_seat(table_id: int, game_id: int) -> Seat | None:
         authorized_table(table_id)
         return None
     if seat.side.game_id != game_id or seat.side.game.table_id != table_id:
-        raise NotFound("There is no such game at this table.")
+        raise NotFound(N_("There is no such game at this table."))
     return seat
 
 
@@ -69,7 +70,7 @@ def authorized_table(table_id: int) -> Table:
     if table is None:
         raise _unauthorized("The token is not valid (it may have been rotated).")
     if table.id != table_id:
-        raise NotFound("There is no such table.")
+        raise NotFound(N_("There is no such table."))
     return table
 
 
@@ -134,14 +135,15 @@ def _not_opened(table_id: int) -> NotFound:
     """Why a game was not found with the request's token: 401 or 404 for the table (raised by
     :func:`authorized_table`), else the table has no such game (returned)."""
     authorized_table(table_id)
-    return NotFound("There is no such game at this table.")
+    return NotFound(N_("There is no such game at this table."))
 
 
-def owned(table: Table, model: type[_Owned], id_: int, what: str, *options: Any) -> _Owned:
-    """The ``model`` row ``id_`` if it belongs to ``table``; 404 otherwise, whoever owns it."""
+def owned(table: Table, model: type[_Owned], id_: int, missing: str, *options: Any) -> _Owned:
+    """The ``model`` row ``id_`` if it belongs to ``table``; 404 otherwise, whoever owns it,
+    saying ``missing`` (a msgid)."""
     row = db.session.get(model, id_, options=options)
     if row is None or row.table_id != table.id:
-        raise NotFound(f"There is no such {what} at this table.")
+        raise NotFound(missing)
     return row
 
 

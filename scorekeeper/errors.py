@@ -8,7 +8,7 @@ from flask import Flask, Response, current_app, has_request_context, json, rende
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from engine.errors import InvalidReport
-from scorekeeper.i18n import N_
+from scorekeeper.i18n import N_, gettext
 from scorekeeper.problems import (
     PROBLEM_JSON,
     InvalidRequest,
@@ -44,6 +44,7 @@ def problem_response(
     assert isinstance(status, int)
     response = Response(json.dumps(document), status=status, mimetype=PROBLEM_JSON)
     response.headers.update(headers or {})
+    response.vary.add("Accept-Language")  # the detail is said in the asker's language
     return response
 
 
@@ -64,11 +65,32 @@ def respond_with(document: dict[str, Any], headers: dict[str, str] | None = None
     return page_response(document, headers) if wants_page() else problem_response(document, headers)
 
 
+OWN_WORDS = {
+    400: N_("The request could not be read."),
+    403: N_("This needs another table's or seat's access."),
+    404: N_("There is nothing at this address: the link may be mistyped or out of date."),
+    405: N_("This address does not take that kind of request."),
+    413: N_("The request is too large."),
+    415: N_("This address does not read a body in that format."),
+    429: N_("Too many requests at once: wait a moment and try again."),
+    500: N_(
+        "The server could not answer. Try again in a moment; if it happens again, the "
+        "server's log says why."
+    ),
+}
+"""What the app says instead of Werkzeug's own descriptions, which are English only and written
+for developers ("The server encountered an internal error...")."""
+
+
 def handle_http_exception(error: HTTPException) -> Response:
-    """Flask's own errors (400, 404, 405, 413, 415, ...) in the problem shape."""
+    """Flask's own errors (400, 404, 405, 413, 415, ...) in the problem shape, said in the
+    request's language (a description is a msgid, or a sentence already translated)."""
     status = error.code or 500
     headers = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}
-    return respond_with(problem_document(status, error.description or ""), headers)
+    description = error.description or ""
+    if description == type(error).description:
+        description = OWN_WORDS.get(status, description)
+    return respond_with(problem_document(status, gettext(description)), headers)
 
 
 def handle_invalid_report(error: InvalidReport) -> Response:

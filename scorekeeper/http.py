@@ -20,6 +20,7 @@ from werkzeug.exceptions import BadRequest, HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
 from engine.problems import Problem, ProblemCode
+from engine.sentences import N_
 from scorekeeper.extensions import db
 from scorekeeper.models import IdempotencyRecord, utcnow
 from scorekeeper.problems import InvalidRequest
@@ -238,11 +239,14 @@ def _same_request(record: IdempotencyRecord, fingerprint: str) -> None:
     if record.request_hash != fingerprint:
         raise InvalidRequest(
             [
-                Problem(
-                    code=ProblemCode.INVALID_FIELD,
-                    path="",
-                    detail=f"This {IDEMPOTENCY_KEY} was already used for another request; "
-                    "use a new key for a new request.",
+                Problem.of(
+                    ProblemCode.INVALID_FIELD,
+                    "",
+                    N_(
+                        "This %(header)s was already used for another request; use a new key "
+                        "for a new request."
+                    ),
+                    header=IDEMPOTENCY_KEY,
                 )
             ]
         )

@@ -10,22 +10,19 @@ formatting: 1493.8 reads "1,493.8" in English and "1 493,8" in French.
 from __future__ import annotations
 
 import flask_babel
+from babel.lists import format_list
 from flask import Flask, g, request
 
 from engine.cards import Card
 from engine.names import Language, card_name, category_name
+from engine.problems import Problem
 from engine.scoring import Category
+from engine.sentences import N_ as N_  # the marker, for the app as for the engine
+from engine.sentences import Fact, Sentence
 from scorekeeper.catalogs import DOMAIN, compiled_catalogs
 from scorekeeper.extensions import babel
 
 LANGUAGE_COOKIE = "lang"
-
-
-def N_(text: str) -> str:  # noqa: N802  (gettext's own name for the marker)
-    """Mark ``text`` for extraction without translating it: a text defined in Python (a notice,
-    a title) that a template translates later with ``_()``, once the request's language is known.
-    """
-    return text
 
 
 def gettext(text: str, **variables: object) -> str:
@@ -35,6 +32,32 @@ def gettext(text: str, **variables: object) -> str:
     if not text:
         return text
     return str(flask_babel.gettext(text, **variables))
+
+
+def ngettext(singular: str, plural: str, count: int, **variables: object) -> str:
+    """``singular`` or ``plural`` as ``count`` needs in the request's language (French says
+    "0 carte", English "0 cards"); ``%(num)s`` is ``count`` written in that language."""
+    return str(flask_babel.ngettext(singular, plural, count, **variables))
+
+
+def say(said: Sentence | Problem) -> str:
+    """A sentence of the engine (or a problem's) in the request's language: the template
+    through the catalogs, each fact written the language's way (numbers, card names, lists)."""
+    sentence = said.sentence if isinstance(said, Problem) else said
+    facts = {name: _local(fact) for name, fact in sentence.facts.items()}
+    return gettext(sentence.template, **facts)
+
+
+def _local(fact: Fact) -> str:
+    if isinstance(fact, Card):
+        return card_name(fact, language())
+    if isinstance(fact, Category):
+        return category_name(fact, language())
+    if isinstance(fact, int):
+        return number(fact)
+    if isinstance(fact, tuple):
+        return str(format_list(list(fact), locale=language()))
+    return fact
 
 
 def pgettext(context: str, text: str, **variables: object) -> str:
@@ -98,7 +121,9 @@ def init_app(app: Flask) -> None:
     babel.init_app(app, locale_selector=language)
     app.jinja_env.globals.update(
         _=gettext,
+        ngettext=ngettext,
         pgettext=pgettext,
+        say=say,
         language=language,
         category_label=category_label,
         card_label=card_label,

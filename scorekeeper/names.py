@@ -23,6 +23,8 @@ import hashlib
 import unicodedata
 from collections.abc import Iterable, Sequence
 
+from engine.sentences import N_, Sentence
+
 INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 """Control, format, surrogate, private-use, unassigned, line and paragraph separator."""
 
@@ -55,15 +57,15 @@ def normal_name(text: str) -> str:
     return unicodedata.normalize("NFC", text).strip()
 
 
-def name_problem(name: str) -> str | None:
+def name_problem(name: str) -> Sentence | None:
     """Why ``name`` cannot be a name, or None if it can.
 
     >>> name_problem("Zoé & 👩‍🚀"), name_problem("Ann \u2764\ufe0f")
     (None, None)
-    >>> name_problem("An\\u200bn")[:46]
-    'it has an invisible or formatting character (U'
-    >>> name_problem("\\u0301")
-    'it has no letter, digit or symbol'
+    >>> name_problem("An\\u200bn").english()[:61]
+    'Not a valid name: it has an invisible or formatting character'
+    >>> name_problem("\\u0301").english()
+    'Not a valid name: it has no letter, digit or symbol.'
     """
     name = unicodedata.normalize("NFC", name)
     for index, character in enumerate(name):
@@ -71,7 +73,10 @@ def name_problem(name: str) -> str | None:
         if character == ZERO_WIDTH_JOINER and _joins_emoji(name, index):
             continue
         if category in ("Cc", "Zl", "Zp"):
-            return f"it has a control character or a line break ({_code(character)})"
+            return Sentence(
+                N_("Not a valid name: it has a control character or a line break (%(code)s)."),
+                {"code": _code(character)},
+            )
         if character == EMOJI_PRESENTATION and _follows_emoji(name, index):
             continue
         if (
@@ -80,12 +85,15 @@ def name_problem(name: str) -> str | None:
             or character in INVISIBLE_MARKS
             or character == EMOJI_PRESENTATION
         ):
-            return (
-                f"it has an invisible or formatting character ({_code(character)}), which would "
-                "make it look like another name"
+            return Sentence(
+                N_(
+                    "Not a valid name: it has an invisible or formatting character (%(code)s), "
+                    "which would make it look like another name."
+                ),
+                {"code": _code(character)},
             )
     if not any(unicodedata.category(c)[0] in VISIBLE_CATEGORIES for c in name):
-        return "it has no letter, digit or symbol"
+        return Sentence(N_("Not a valid name: it has no letter, digit or symbol."))
     return None
 
 

@@ -16,14 +16,17 @@ from werkzeug.exceptions import Conflict, NotFound, PreconditionFailed, Precondi
 from werkzeug.http import parse_etags
 
 from engine import InvalidReport, Problem, ProblemCode, Rules
+from engine.problems import pointer
+from engine.report import variant_refusal
 from engine.rules import UnknownVariant
 from engine.scoring import HandScore
+from engine.sentences import Fact
 from engine.sheet import GameStatus as SheetStatus
 from engine.sheet import ScoreSheet
 from scorekeeper import running_totals
 from scorekeeper.auth import new_token, token_hash
 from scorekeeper.extensions import db
-from scorekeeper.i18n import N_
+from scorekeeper.i18n import N_, gettext
 from scorekeeper.models import Game, GameStatus, Hand, Player, Seat, Side, Table, utcnow
 from scorekeeper.names import first_repeat, team_name
 from scorekeeper.problems import InvalidRequest
@@ -74,8 +77,11 @@ def _flush_unique_name(name: str) -> None:
     except IntegrityError:
         db.session.rollback()
         raise Conflict(
-            f"This table already has a player called {name!r}, or a name that reads the same "
-            "(names are compared ignoring case, repeated spaces and look-alike forms)."
+            gettext(
+                "This table already has a player called “%(name)s”, or a name that reads the "
+                "same (names are compared ignoring case, repeated spaces and look-alike forms).",
+                name=name,
+            )
         ) from None
 
 
@@ -98,9 +104,11 @@ def start_game(
         raise invalid_request(
             f"/sides/{index}/name",
             ProblemCode.INVALID_FIELD,
-            f"Two sides cannot both be called {names[index]!r} (names are compared as they "
-            "read: case, repeated spaces and look-alike forms aside): the scores would be "
-            "ambiguous.",
+            N_(
+                "Two sides cannot both be called “%(name)s” (names are compared as they read: "
+                "case, repeated spaces and look-alike forms aside): the scores would be ambiguous."
+            ),
+            name=names[index],
         )
     game = Game(table_id=table.id, players=players, variants=dict(variants))
     for index, (side, name) in enumerate(zip(sides, names, strict=True)):
@@ -126,9 +134,12 @@ def rules_for(players: int, variants: Mapping[str, Any]) -> Rules:
     try:
         return Rules.for_players(players, variants)
     except UnknownVariant as unknown:
-        raise invalid_request(
-            f"/variants/{unknown.key}", ProblemCode.UNKNOWN_VARIANT, str(unknown)
-        ) from None
+        problem = Problem(
+            code=ProblemCode.UNKNOWN_VARIANT,
+            path=pointer("variants", unknown.key),
+            sentence=variant_refusal(unknown),
+        )
+        raise InvalidRequest([problem]) from None
 
 
 def _seating_problems(
@@ -137,35 +148,41 @@ def _seating_problems(
     problems: list[Problem] = []
     if len(sides) != rules.sides:
         problems.append(
-            Problem(
-                code=ProblemCode.SIDES_COUNT_MISMATCH,
-                path="/sides",
-                detail=f"With {rules.players} seated players there are {rules.sides} sides, "
-                f"not {len(sides)}.",
+            Problem.of(
+                ProblemCode.SIDES_COUNT_MISMATCH,
+                "/sides",
+                N_("With %(players)s seated players there are %(sides)s sides, not %(given)s."),
+                players=rules.players,
+                sides=rules.sides,
+                given=len(sides),
             )
         )
-    known = {player.id for player in table.players}
+    known = {player.id: player.name for player in table.players}
     seen: set[int] = set()
     for index, side in enumerate(sides):
         if len(side["players"]) != rules.players_per_side:
             problems.append(
-                Problem(
-                    code=ProblemCode.INVALID_FIELD,
-                    path=f"/sides/{index}/players",
-                    detail=f"Each side of a {rules.players}-player game has "
-                    f"{rules.players_per_side} player(s), not {len(side['players'])}.",
+                Problem.of(
+                    ProblemCode.INVALID_FIELD,
+                    f"/sides/{index}/players",
+                    N_("Each side of a 2- or 3-player game has one player, not %(given)s.")
+                    if rules.players_per_side == 1
+                    else N_("Each side of a 4- or 6-player game has two players, not %(given)s."),
+                    given=len(side["players"]),
                 )
             )
         for position, player_id in enumerate(side["players"]):
             path = f"/sides/{index}/players/{position}"
             if player_id not in known:
-                detail = f"This table has no player {player_id}."
+                problems.append(
+                    seat_problem(path, N_("This table has no player %(player)s."), player_id)
+                )
             elif player_id in seen:
-                detail = f"Player {player_id} cannot sit twice."
+                problems.append(
+                    seat_problem(path, N_("%(player)s cannot sit twice."), known[player_id])
+                )
             else:
                 seen.add(player_id)
-                continue
-            problems.append(Problem(code=ProblemCode.INVALID_FIELD, path=path, detail=detail))
     return problems
 
 
@@ -179,7 +196,7 @@ def locked_game(table: Table, game_id: int) -> Game:
         .execution_options(populate_existing=True)  # the locked row, not what was read before
     ).scalar_one_or_none()
     if game is None:
-        raise NotFound("There is no such game at this table.")
+        raise NotFound(N_("There is no such game at this table."))
     return game
 
 
@@ -215,12 +232,15 @@ def correct_hand(
         if sheet.status is not SheetStatus.IN_PROGRESS:
             raise InvalidReport(
                 [
-                    Problem(
-                        code=ProblemCode.HAND_AFTER_GAME_OVER,
-                        path="",
-                        detail=f"With this correction the game would end after hand "
-                        f"{len(sheet.hands)}, but hand {later.number} follows it. Undo the "
-                        "later hands first.",
+                    Problem.of(
+                        ProblemCode.HAND_AFTER_GAME_OVER,
+                        "",
+                        N_(
+                            "With this correction the game would end after hand %(end)s, but "
+                            "hand %(later)s follows it. Undo the later hands first."
+                        ),
+                        end=len(sheet.hands),
+                        later=later.number,
                     )
                 ]
             )
@@ -237,7 +257,9 @@ def undo_hand(game: Game, number: int, if_match: str | None) -> None:
     _require_open(game)
     hand = _hand(game, number, if_match)
     if number != len(game.hands):
-        raise Conflict(f"Only the last hand ({len(game.hands)}) can be undone.")
+        raise Conflict(
+            gettext("Only the last hand (%(number)s) can be undone.", number=len(game.hands))
+        )
     game.hands.remove(hand)
     running_totals.remove(game, HandScore.from_dict(hand.breakdown))
     db.session.commit()
@@ -246,7 +268,7 @@ def undo_hand(game: Game, number: int, if_match: str | None) -> None:
 def abandon_game(game: Game) -> Game:
     """Stop a game before its end; it stays in the history of games played, never as won."""
     if game.status == GameStatus.FINISHED:
-        raise Conflict("The game is over: a finished game cannot be abandoned.")
+        raise Conflict(N_("The game is over: a finished game cannot be abandoned."))
     if game.status != GameStatus.ABANDONED:
         game.status = GameStatus.ABANDONED
         game.finished_at = utcnow()
@@ -271,11 +293,17 @@ def _hand(game: Game, number: int, if_match: str | None) -> Hand:
     """Hand ``number``, provided ``if_match`` names its current version (RFC 9110 If-Match)."""
     hand = next((h for h in game.hands if h.number == number), None)
     if hand is None:
-        raise NotFound(f"The game has no hand {number}." if number else "No such hand.")
+        raise NotFound(
+            gettext("The game has no hand %(number)s.", number=number)
+            if number
+            else gettext("No such hand.")
+        )
     if not if_match or if_match.strip() == "*":
         raise PreconditionRequired(
-            "This change needs an If-Match header with the ETag of the hand (or the game) as "
-            "you read it; '*' is not enough."
+            N_(
+                "This change needs an If-Match header with the ETag of the hand (or the game) "
+                "as you read it; '*' is not enough."
+            )
         )
     # The hand's own ETag, or the game's: every change to a hand changes the game's ETag too,
     # so a phone that read the whole game may change a hand as safely as one that read the hand.
@@ -298,8 +326,14 @@ def _record(sheet: ScoreSheet, document: Mapping[str, Any]) -> HandScore:
     return sheet.record(report)
 
 
-def invalid_request(path: str, code: ProblemCode, detail: str) -> InvalidRequest:
-    return InvalidRequest([Problem(code=code, path=path, detail=detail)])
+def invalid_request(path: str, code: ProblemCode, template: str, **facts: Fact) -> InvalidRequest:
+    """A request refused for one reason: ``template`` (a msgid) filled with ``facts``."""
+    return InvalidRequest([Problem.of(code, path, template, **facts)])
+
+
+def seat_problem(path: str, template: str, player: str | int) -> Problem:
+    """A seat refused because of the player in it, named in ``template``'s ``%(player)s``."""
+    return Problem.of(ProblemCode.INVALID_FIELD, path, template, player=player)
 
 
 __all__ = [

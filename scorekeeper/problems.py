@@ -7,7 +7,7 @@ from http import HTTPStatus
 from typing import Any
 
 from engine.problems import Problem
-from scorekeeper.i18n import N_
+from scorekeeper.i18n import N_, ngettext, say
 
 PROBLEM_JSON = "application/problem+json"
 REPORT_REFUSED = "/problems/report-refused"
@@ -33,14 +33,16 @@ def problem_document(
     errors: Iterable[Problem] = (),
     **extra: Any,
 ) -> dict[str, Any]:
-    """A problem details object; ``errors`` lists ``{path, code, detail}`` when there are any."""
+    """A problem details object; ``errors`` lists ``{path, code, detail}`` when there are any,
+    each ``detail`` in the request's language (``path`` and ``code`` are for programs, the same
+    in every language)."""
     document: dict[str, Any] = {
         "type": type_,
         "title": title or HTTPStatus(status).phrase,
         "status": status,
         "detail": detail,
     }
-    listed = [problem.to_dict() for problem in errors]
+    listed = [{"path": p.path, "code": str(p.code), "detail": say(p)} for p in errors]
     if listed:
         document["errors"] = listed
     document.update(extra)
@@ -50,11 +52,21 @@ def problem_document(
 def refusal_document(problems: Iterable[Problem], *, shape: bool = False) -> dict[str, Any]:
     """The 422 answer listing every problem: with the rules (a report), or with the ``shape``."""
     listed = list(problems)
-    count = "1 problem" if len(listed) == 1 else f"{len(listed)} problems"
-    what = "request" if shape else "report"
+    if shape:
+        summary = ngettext(
+            "The request was refused (%(num)s problem):",
+            "The request was refused (%(num)s problems):",
+            len(listed),
+        )
+    else:
+        summary = ngettext(
+            "The report was refused (%(num)s problem):",
+            "The report was refused (%(num)s problems):",
+            len(listed),
+        )
     return problem_document(
         422,
-        f"The {what} was refused ({count}): " + " ".join(p.detail for p in listed),
+        " ".join([summary, *(say(problem) for problem in listed)]),
         type_=INVALID_REQUEST if shape else REPORT_REFUSED,
         title=N_("Invalid request") if shape else N_("Report refused"),
         errors=listed,

@@ -26,6 +26,8 @@ from flask.sessions import SecureCookieSessionInterface
 from werkzeug.exceptions import Forbidden
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from engine.sentences import N_
+
 PAGE_POLICY = "; ".join(
     [
         "default-src 'self'",
@@ -79,7 +81,10 @@ def refuse_cross_site_forms() -> None:
         allowed = origin is None or urlsplit(origin).netloc == request.host
     if not allowed:
         raise Forbidden(
-            "This form was sent from another site. Open the page on this site and send it again."
+            N_(
+                "This form was sent from another site. Open the page on this site and send it "
+                "again."
+            )
         )
 
 

@@ -10,6 +10,7 @@ from flask import Blueprint, Response, request, url_for
 from sqlalchemy import select
 
 from engine.problems import Problem, ProblemCode
+from engine.sentences import N_
 from scorekeeper import operations
 from scorekeeper.auth import (
     authorized_game,
@@ -38,7 +39,9 @@ viewed_game = game_of_token(*Game.viewed())
 
 def table_game(table: Table, game_id: int) -> Game:
     """The table's game ``game_id``, with everything a view of it needs."""
-    return owned(table, Game, game_id, "game", *Game.everything())
+    return owned(
+        table, Game, game_id, N_("There is no such game at this table."), *Game.everything()
+    )
 
 
 def game_response(game: Game, status: int = 200, location: str | None = None) -> Response:
@@ -110,10 +113,10 @@ def _naive(moment: datetime, field: str) -> datetime:
     except OverflowError:
         raise InvalidRequest(
             [
-                Problem(
-                    code=ProblemCode.INVALID_FIELD,
-                    path=f"/{field}",
-                    detail="That time is outside the calendar once turned to UTC.",
+                Problem.of(
+                    ProblemCode.INVALID_FIELD,
+                    f"/{field}",
+                    N_("That time is outside the calendar once turned to UTC."),
                 )
             ]
         ) from None
@@ -132,10 +135,10 @@ def _decode_cursor(cursor: str) -> int:
     except (binascii.Error, UnicodeDecodeError, ValueError):
         raise InvalidRequest(
             [
-                Problem(
-                    code=ProblemCode.INVALID_FIELD,
-                    path="/cursor",
-                    detail="The cursor is not one this server gave out.",
+                Problem.of(
+                    ProblemCode.INVALID_FIELD,
+                    "/cursor",
+                    N_("The cursor is not one this server gave out."),
                 )
             ]
         ) from None

@@ -9,6 +9,7 @@ from werkzeug.exceptions import NotFound
 from scorekeeper import operations
 from scorekeeper.auth import authorized_game, authorized_table, game_of_token
 from scorekeeper.http import Produced, body_read_early, idempotent, json_body, respond
+from scorekeeper.i18n import gettext
 from scorekeeper.models import Game, Hand, load_hands
 from scorekeeper.schemas.resources import HandEntrySchema, HandOutSchema
 from scorekeeper.standings import hand_view, running
@@ -88,5 +89,9 @@ def undo_hand(table_id: int, game_id: int, number: int) -> Response:
 
 def _numbered(game: Game, number: int) -> Hand:
     if not 1 <= number <= len(game.hands):
-        raise NotFound(f"The game has no hand {number}." if number else "No such hand.")
+        raise NotFound(
+            gettext("The game has no hand %(number)s.", number=number)
+            if number
+            else gettext("No such hand.")
+        )
     return game.hands[number - 1]

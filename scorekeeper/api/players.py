@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, url_for
 from sqlalchemy import select
 
+from engine.sentences import N_
 from scorekeeper import operations
 from scorekeeper.auth import authorized_table, owned
 from scorekeeper.extensions import db
@@ -22,7 +23,7 @@ player_schema = PlayerSchema()
 
 
 def table_player(table: Table, player_id: int) -> Player:
-    return owned(table, Player, player_id, "player")
+    return owned(table, Player, player_id, N_("There is no such player at this table."))
 
 
 @bp.post("/tables/<id:table_id>/players")

@@ -12,7 +12,7 @@ from engine.rules import GAME_TARGET, SUPPORTED_PLAYERS, VARIANT_ENUMS, Rules
 from scorekeeper import operations
 from scorekeeper.auth import owned
 from scorekeeper.extensions import db
-from scorekeeper.i18n import N_, gettext, language
+from scorekeeper.i18n import N_, gettext, language, say
 from scorekeeper.levels import in_language
 from scorekeeper.models import Game, Table
 from scorekeeper.pages.access import form_key, page_table
@@ -31,7 +31,9 @@ bp = Blueprint("games", __name__)
 
 def page_game(table_id: int, game_id: int) -> tuple[Table, Game]:
     table = page_table(table_id)
-    return table, owned(table, Game, game_id, "game", *Game.everything())
+    return table, owned(
+        table, Game, game_id, N_("There is no such game at this table."), *Game.everything()
+    )
 
 
 @bp.route("/t/<id:table_id>/games/new", methods=["GET", "POST"])
@@ -64,7 +66,7 @@ def new_game(table_id: int) -> Any:
             )
             game = operations.start_game(table, body["players"], body["variants"], body["sides"])
         except InvalidRequest as invalid:
-            errors = [problem.detail for problem in invalid.problems]
+            errors = [say(problem) for problem in invalid.problems]
         else:
             return redirect(url_for("pages.games.scoreboard", table_id=table_id, game_id=game.id))
     return render_template(

@@ -16,7 +16,7 @@ from engine.problems import ProblemCode
 from scorekeeper import operations
 from scorekeeper.auth import token_hash
 from scorekeeper.extensions import db
-from scorekeeper.i18n import LANGUAGE_COOKIE, N_
+from scorekeeper.i18n import LANGUAGE_COOKIE, N_, say
 from scorekeeper.models import Game, Seat, Side, Table
 from scorekeeper.pages.access import ONE_YEAR, cookie_name, joined_tables, page_table, remember
 from scorekeeper.problems import InvalidRequest
@@ -39,7 +39,7 @@ def create_table() -> Response | tuple[str, int]:
     try:
         body = load(TableCreateSchema(), {"name": request.form.get("name", "")})
     except InvalidRequest as invalid:
-        errors = {"name": invalid.problems[0].detail}
+        errors = {"name": say(invalid.problems[0])}
         return render_template("pages/home.html", tables=[], errors=errors), 422
     table, token = operations.create_table(**body)
     return remember(redirect(url_for("pages.tables.table", table_id=table.id)), table.id, token)
@@ -145,7 +145,7 @@ def add_player(table_id: int) -> Response | tuple[str, int]:
         body = load(PlayerCreateSchema(), {"name": request.form.get("name", "")})
         operations.create_player(table, **body)
     except InvalidRequest as invalid:
-        return table_page(table, {"name": invalid.problems[0].detail}), 422
+        return table_page(table, {"name": say(invalid.problems[0])}), 422
     except Conflict as taken:
         return table_page(table, {"name": taken.description or ""}), 409
     return redirect(back or url_for("pages.tables.table", table_id=table_id))

@@ -10,8 +10,10 @@ from typing import Any
 from marshmallow import ValidationError, fields, validate
 
 from engine.cards import DISTANCE_VALUES
+from engine.sentences import N_
 from scorekeeper.levels import ACCEPTED, level_named
 from scorekeeper.names import name_problem, normal_name
+from scorekeeper.schemas.loading import Said
 
 LIMIT = 10**9
 """No count, distance or index at a card table comes near a billion; beyond it a number is junk."""
@@ -25,15 +27,17 @@ def is_number(value: Any) -> bool:
 class StrictInteger(fields.Integer):
     """A JSON integer within ±LIMIT, and nothing else (not a boolean, a float, a numeric string)."""
 
-    default_error_messages = {"invalid": f"Not a valid integer (a whole number within ±{LIMIT:,})."}
-
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(strict=True, **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
         if not is_number(value):
-            raise self.make_error("invalid", input=value)
+            raise ValidationError(not_an_integer())
         return super()._deserialize(value, attr, data, **kwargs)
+
+
+def not_an_integer() -> Said:
+    return Said(N_("Not a valid integer (a whole number within ±%(limit)s)."), limit=LIMIT)
 
 
 class StrictBoolean(fields.Boolean):
@@ -52,24 +56,26 @@ class Distance(fields.Field[int | dict[str, int]]):
     value (which lets the deck limits be checked), others only add the piles up.
     """
 
-    default_error_messages = {
-        "invalid": "Not a valid distance: give a whole number of km, or an object counting "
-        'cards by face value, such as {{"100": 3, "200": 1}}.',
-    }
-
     def _deserialize(
         self, value: Any, attr: str | None, data: Any, **kwargs: Any
     ) -> int | dict[str, int]:
         if is_number(value):
             return int(value)
         if not isinstance(value, Mapping):
-            raise self.make_error("invalid")
+            raise ValidationError(
+                Said(
+                    N_(
+                        "Not a valid distance: give a whole number of km, or an object counting "
+                        'cards by face value, such as {"100": 3, "200": 1}.'
+                    )
+                )
+            )
         errors: dict[str, list[str]] = {}
         for key, count in value.items():
             if key not in {str(km) for km in DISTANCE_VALUES}:
-                errors[key] = ["Not a distance card value: use 25, 50, 75, 100 or 200."]
+                errors[key] = [Said(N_("Not a distance card value: use 25, 50, 75, 100 or 200."))]
             elif not is_number(count):
-                errors[key] = [f"Not a valid integer (a whole number within ±{LIMIT:,})."]
+                errors[key] = [not_an_integer()]
         if errors:
             raise ValidationError(errors)
         return dict(value)
@@ -78,10 +84,6 @@ class Distance(fields.Field[int | dict[str, int]]):
 class ExtensionCaller(fields.Field[int | list[int]]):
     """The index of the side that called the extension; a list if a table names several."""
 
-    default_error_messages = {
-        "invalid": "Not a valid side index: give the index of the side that called, or null.",
-    }
-
     def _deserialize(
         self, value: Any, attr: str | None, data: Any, **kwargs: Any
     ) -> int | list[int]:
@@ -89,7 +91,9 @@ class ExtensionCaller(fields.Field[int | list[int]]):
             return int(value)
         if isinstance(value, list) and value and all(is_number(item) for item in value):
             return list(value)
-        raise self.make_error("invalid")
+        raise ValidationError(
+            Said(N_("Not a valid side index: give the index of the side that called, or null."))
+        )
 
 
 class UtcDateTime(fields.DateTime):
@@ -117,18 +121,26 @@ class Text(fields.String):
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
         text = super()._deserialize(value, attr, data, **kwargs)
         if len(text) > self.max_length:  # as sent: the contract's maxLength, before any trimming
-            raise ValidationError(f"Longer than maximum length {self.max_length}.")
+            raise ValidationError(
+                Said(N_("Too long: at most %(most)s characters."), most=self.max_length)
+            )
         for character in text:
             if ord(character) < 32 or ord(character) == 127:
                 raise ValidationError(
-                    f"Not valid text: it has a control character (U+{ord(character):04X})."
+                    Said(
+                        N_("Not valid text: it has a control character (%(code)s)."),
+                        code=f"U+{ord(character):04X}",
+                    )
                 )
             if 0xD800 <= ord(character) <= 0xDFFF:
                 raise ValidationError(
-                    f"Not valid text: it has an unpaired surrogate (U+{ord(character):04X})."
+                    Said(
+                        N_("Not valid text: it has an unpaired surrogate (%(code)s)."),
+                        code=f"U+{ord(character):04X}",
+                    )
                 )
         if text and not self.blank and not text.strip():
-            raise ValidationError("Not valid text: it is only spaces.")
+            raise ValidationError(Said(N_("Not valid text: it is only spaces.")))
         return text
 
 
@@ -141,7 +153,7 @@ class Name(Text):
         if text.strip() or not self.blank:
             problem = name_problem(text)  # before trimming: a trailing U+2028 is refused too
             if problem:
-                raise ValidationError(f"Not a valid name: {problem}.")
+                raise ValidationError(Said(problem.template, **problem.facts))
         return normal_name(text)
 
 
@@ -154,6 +166,9 @@ class ComputerLevel(fields.String):
         level = level_named(name)
         if level is None:
             raise ValidationError(
-                f"There is no such computer level: choose one of {', '.join(ACCEPTED)}."
+                Said(
+                    N_("There is no such computer level: choose one of %(known)s."),
+                    known=", ".join(ACCEPTED),
+                )
             )
         return level.computer

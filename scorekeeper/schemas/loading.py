@@ -8,6 +8,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError
 
 from engine.problems import Problem, ProblemCode, pointer
+from engine.sentences import N_, Fact, Sentence
 from scorekeeper.problems import InvalidRequest
 
 
@@ -42,19 +43,47 @@ def problems_from_messages(messages: Any, parts: tuple[str | int, ...] = ()) -> 
             else:
                 problems += problems_from_messages(nested, (*parts, key))
         return problems
-    if isinstance(messages, list) and all(isinstance(item, str) for item in messages):
-        return [_problem(parts, " ".join(messages))]
     if isinstance(messages, list):
         return [problem for item in messages for problem in problems_from_messages(item, parts)]
-    return [_problem(parts, str(messages))]
+    return [_problem(parts, messages if isinstance(messages, str) else str(messages))]
 
 
 def _problem(parts: tuple[str | int, ...], message: str) -> Problem:
-    where = pointer(*parts) or "the request body"
-    if message == "Unknown field.":
-        message = "Unknown field: there is no such field here."
-    elif message == "Invalid input type.":
-        message = "Expected a JSON object."
-    return Problem(
-        code=ProblemCode.INVALID_FIELD, path=pointer(*parts), detail=f"{where}: {message}"
-    )
+    if isinstance(message, Said):
+        sentence = message.sentence
+    else:
+        sentence = Sentence(_OWN_WORDS.get(message, message))
+    return Problem(code=ProblemCode.INVALID_FIELD, path=pointer(*parts), sentence=sentence)
+
+
+class Said(str):
+    """A refusal of one of this app's fields: its English text, and the :class:`Sentence` that
+    says it in the reader's language. A ``str`` because marshmallow passes strings through as
+    they are, so the sentence reaches :func:`_problem` untouched."""
+
+    sentence: Sentence
+
+    def __new__(cls, template: str, **facts: Fact) -> Said:
+        sentence = Sentence(template, facts)
+        said = super().__new__(cls, sentence.english())
+        said.sentence = sentence
+        return said
+
+
+_OWN_WORDS = {
+    "Unknown field.": N_("Unknown field: there is no such field here."),
+    "Invalid input type.": N_("Expected a JSON object."),
+}
+"""marshmallow's words this app says another way."""
+
+MARSHMALLOW_WORDS = (
+    N_("Missing data for required field."),
+    N_("Field may not be null."),
+    N_("Not a valid string."),
+    N_("Not a valid boolean."),
+    N_("Not a valid list."),
+    N_("Not a valid mapping type."),
+    N_("Not a valid integer."),
+    N_("Not a valid datetime."),
+)
+"""marshmallow's own refusals that name no value, marked so the catalogs translate them."""

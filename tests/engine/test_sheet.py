@@ -100,7 +100,7 @@ def test_a_hand_after_the_game_ended_is_refused() -> None:
         sheet(2, ["Ann", "Bob"], [BIG, BIG, BIG, [side("", 25), side("", 0)]])
     (problem,) = refused.value.problems
     assert (problem.code, problem.path) == (ProblemCode.HAND_AFTER_GAME_OVER, "/hands/3")
-    assert "Ann won with 5,700" in problem.detail
+    assert "won by Ann with 5,700 points" in problem.detail
 
 
 def test_a_refused_hand_names_its_index_and_the_sheets_side_names() -> None:
