@@ -27,6 +27,8 @@ class Evening:
     running: str
     finished: str
     three_sides: str
+    undone: str
+    """A team game whose last hand was undone: the scoreboard as the undo leaves it."""
     virtual_board: str
     virtual_links: str
     seat: str
@@ -72,6 +74,13 @@ def _open_share(page: Page) -> None:
     page.locator("details.share summary").click()
 
 
+def _open_folds(page: Page) -> None:
+    """Both folds of the first side open: its card counts and its claims."""
+    for fold in ("details.more", "details.claims"):
+        page.locator(f"#side-0 {fold} summary").click()
+    expect(page.locator("#side-0 details.claims input").first).to_be_visible()
+
+
 def _refuse_a_hand(page: Page) -> None:
     """A shutout claimed while the other side travelled: the rules refuse it, the page says why."""
     page.locator("input[name='s1-km']").fill("100")
@@ -91,8 +100,16 @@ SCREENS: tuple[Screen, ...] = (
     Screen("new virtual game", lambda e: e.table + "/virtual/new", "#new-virtual-game"),
     Screen("scoreboard", lambda e: e.running, ".totals"),
     Screen("scoreboard, three sides", lambda e: e.three_sides, ".totals"),
+    Screen("scoreboard after an undo", lambda e: e.undone, ".totals"),
     Screen("winner screen", lambda e: e.finished, ".banner.win"),
     Screen("hand form", lambda e: e.running + "/hands/new", "form.hand-form"),
+    Screen("hand form, three sides", lambda e: e.three_sides + "/hands/new", "form.hand-form"),
+    Screen(
+        "hand form, folds open",
+        lambda e: e.running + "/hands/new",
+        "#side-0 .stepper",
+        _open_folds,
+    ),
     Screen("correction form", lambda e: e.running + "/hands/1", "form.hand-form"),
     Screen(
         "refused hand", lambda e: e.running + "/hands/new", ".problem", _refuse_a_hand, sent=True
@@ -151,6 +168,13 @@ def build(page: Page, server: str) -> Evening:
     three_sides = _start(page, table, ["Ann", "Bob", "Cat"])
     _hand(page, three_sides, [{"200": "2", "100": "2"}, {"100": "7"}, {"50": "4"}], 1)
 
+    undone = _start(page, table, ["Ann", "Bob", "Cat", "Dan"])
+    _hand(page, undone, [{"200": "2", "100": "3", "50": "1"}, {"25": "3"}], None)
+    _hand(page, undone, [{"75": "2"}, {"100": "4"}], None)
+    page.get_by_role("link", name="Undo the last hand").click()
+    page.get_by_role("button", name="Undo").click()
+    expect(page.locator("table.hands tbody")).to_have_count(1)
+
     page.goto(table + "/virtual/new")
     page.locator("select[name=seat0]").select_option(label="Ann")
     page.locator("select[name=seat1]").select_option(label="Bob")
@@ -164,6 +188,7 @@ def build(page: Page, server: str) -> Evening:
         running=running.removeprefix(server),
         finished=finished.removeprefix(server),
         three_sides=three_sides.removeprefix(server),
+        undone=undone.removeprefix(server),
         virtual_board=table.removeprefix(server) + f"/games/{game}",
         virtual_links=virtual_links.removeprefix(server),
         seat=seat,

@@ -1,5 +1,6 @@
 """Every screen, in English and French, light and dark, at 360×640: axe-core finds no serious or
-critical violation, the page never scrolls sideways, and every target is at least 44×44 px.
+critical violation, the page never scrolls sideways, every target is at least 44×44 px, and no
+control is cut off (each wholly inside the viewport and inside any box that scrolls sideways).
 
 The screens are built once (:func:`tests.pages.screens.build`) and each case opens one in a
 browser context holding the table's cookies, in its language and colour scheme. A screen known to
@@ -31,7 +32,8 @@ SMALL_TARGETS = """() => {
   const small = [];
   const visible = (e) => {
     const box = e.getBoundingClientRect();
-    return box.width > 0 && box.height > 0 && getComputedStyle(e).visibility !== 'hidden';
+    // checkVisibility: what a closed <details> holds is laid out but not shown.
+    return box.width > 0 && box.height > 0 && e.checkVisibility({ visibilityProperty: true });
   };
   // A link inside running text may be as tall as its line (WCAG 2.5.8's inline exception).
   const inline = (e) => e.matches('a') && getComputedStyle(e).display === 'inline'
@@ -51,9 +53,39 @@ SMALL_TARGETS = """() => {
   return small;
 }"""
 
+CUT_OFF = """() => {
+  const cut = [];
+  const room = document.documentElement.clientWidth;
+  const controls = 'a[href], button, input, select, textarea, summary, [tabindex]:not([tabindex="-1"])';
+  for (const e of document.querySelectorAll(controls)) {
+    if (e.type === 'hidden' || !e.checkVisibility({ visibilityProperty: true })) continue;
+    const label = ['checkbox', 'radio'].includes(e.type) ? e.closest('label') : null;
+    const target = label || e;  // a box or a radio is tapped through its label
+    const box = target.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) continue;
+    const where = [];
+    if (box.left < -0.5 || box.right > room + 0.5) where.push(`the ${room} px viewport`);
+    for (let a = target.parentElement; a && a !== document.body; a = a.parentElement) {
+      if (!['auto', 'scroll', 'hidden', 'clip'].includes(getComputedStyle(a).overflowX)) continue;
+      const left = a.getBoundingClientRect().left + a.clientLeft;
+      if (box.left < left - 0.5 || box.right > left + a.clientWidth + 0.5) {
+        where.push(`its scrolling box (${a.clientWidth} px wide, ${a.className || a.tagName})`);
+      }
+    }
+    if (where.length) {
+      const name = (e.getAttribute('aria-label') || target.textContent).trim().slice(0, 40);
+      cut.push(`${e.tagName.toLowerCase()} "${name}" at ${Math.round(box.left)}–${Math.round(box.right)} px: outside ${where.join(' and ')}`);
+    }
+  }
+  return cut;
+}"""
+"""Controls not wholly on screen at scroll position 0: any part of their box outside the viewport
+(left and right), or outside a box of theirs that scrolls or clips sideways, so that a person
+would have to swipe to see all of them (or could never see it)."""
+
 BROKEN_NUMBERS = """() => {
   const broken = [];
-  for (const cell of document.querySelectorAll('.total, .scroll td')) {
+  for (const cell of document.querySelectorAll('.total, .scroll td, .num')) {
     const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       if (!node.textContent.trim()) continue;
@@ -142,7 +174,8 @@ def test_screen_is_accessible_at_the_table(
         scrolls = [f"the page scrolls sideways: {width} px for {room}"] if width > room else []
         small = [f"target under 44×44 px: {target}" for target in page.evaluate(SMALL_TARGETS)]
         broken = [f"split over lines: {text!r}" for text in page.evaluate(BROKEN_NUMBERS)]
-        problems = violations + scrolls + small + broken
+        cut = [f"cut off: {control}" for control in page.evaluate(CUT_OFF)]
+        problems = violations + scrolls + small + broken + cut
         assert not problems, f"{screen.name}:\n" + "\n".join(problems)
     finally:
         page.close()
@@ -191,3 +224,16 @@ def test_controls_that_read_alike_do_the_same(
         assert alike(page.locator("body").aria_snapshot()) == []
     finally:
         page.close()
+
+
+def test_the_cut_off_check_sees_a_control_pushed_out_of_its_box(page: Page) -> None:
+    """The check itself: a "Correct" link in the last column of a table wider than its scrolling
+    box (the scoreboard's old hands table) is reported; the same link inside the box is not."""
+    page.set_viewport_size({"width": 360, "height": 640})
+    page.set_content(
+        '<div style="overflow-x:auto;width:336px"><table style="width:420px"><tr>'
+        '<td style="width:340px"><a href="#a">Kept</a></td><td><a href="#b">Correct</a></td>'
+        "</tr></table></div>"
+    )
+    cut = page.evaluate(CUT_OFF)
+    assert len(cut) == 1 and '"Correct"' in cut[0] and "scrolling box" in cut[0], cut

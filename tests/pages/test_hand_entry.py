@@ -435,3 +435,134 @@ def test_the_200s_choice_counts_the_200_chips_up_to_its_limit(page: Page, live_s
     expect(page.get_by_label("Team B: Distance (km)")).to_have_value("")
     expect(page.locator("#side-1 input[name$='-two_hundreds']:checked")).to_have_count(0)
     expect(radio(page, "Team A: 2 × 200 km")).to_be_checked()
+
+
+def test_a_km_field_tapped_is_typed_afresh(page: Page, live_server: str) -> None:
+    """A chip total tapped is selected whole: typing 5 after 300 gives 5, never 5300."""
+    start_game(page, live_server, "Select", players=2)
+    button(page, "Ann: add 100 km").tap()
+    button(page, "Ann: add 200 km").tap()
+    field = page.get_by_label("Ann: Distance (km)")
+    expect(field).to_have_value("300")
+    field.tap()
+    field.press("5")
+    expect(field).to_have_value("5")
+
+
+def test_the_side_that_completed_the_trip_played_no_200_unless_told(
+    page: Page, live_server: str
+) -> None:
+    start_game(page, live_server, "Zero 200s", players=2)
+    button(page, "Ann: 700 km in all").tap()
+    expect(radio(page, "Trip completed by Ann")).to_be_checked()
+    expect(radio(page, "Ann: 0 × 200 km")).to_be_checked()
+    # 700 + 400 (trip) + 300 (safe trip) + 500 (Bob at 0 km) = 1,900.
+    expect(page.locator("[data-bar-summary]")).to_contain_text("Ann 1,900")
+    # Nobody completed it after all: the 0 the form chose goes with the trip.
+    radio(page, "Nobody (deck exhausted)").tap()
+    expect(page.locator("#side-0 input[name$='-two_hundreds']:checked")).to_have_count(0)
+    # Said by the person, it stays.
+    radio(page, "Ann: 1 × 200 km").tap()
+    radio(page, "Trip completed by Ann").tap()
+    expect(radio(page, "Ann: 1 × 200 km")).to_be_checked()
+    # 700 + 400 (trip) + 500 (Bob at 0 km) = 1,600: one 200, no safe trip.
+    expect(page.locator("[data-bar-summary]")).to_contain_text("Ann 1,600")
+    save_button(page).tap()
+    expect_totals(page, "1,600", "0")
+
+
+def test_without_script_the_200s_of_a_completed_trip_must_be_said(
+    phone: Callable[..., Page], live_server: str
+) -> None:
+    """The rule's check stays on the server: a completed trip in km with its 200s unsaid is
+    refused, beside its side, naming the field."""
+    page = phone(javascript=False)
+    start_game(page, live_server, "Unsaid 200s", players=2)
+    page.get_by_label("Ann: Distance (km)").fill("700")
+    radio(page, "Trip completed by Ann").click()
+    save_button(page).click()
+    refusal = page.locator("#side-0 .problem[data-path='/sides/0/two_hundreds']")
+    expect(refusal).to_be_visible()
+
+
+def test_one_delayed_action_control_and_a_contradiction_is_refused(
+    page: Page, live_server: str
+) -> None:
+    start_game(page, live_server, "Delayed", players=2)
+    expect(page.locator("input[name$='claim-delayed_action']")).to_have_count(0)
+    delayed = page.get_by_role("checkbox", name=re.compile("^Delayed action"))
+    expect(delayed).to_have_count(1)
+    button(page, "Bob: add 100 km").tap()
+    delayed.check()  # while "Nobody" is chosen: refused, saying why, beside the choice
+    refusal = page.locator("#who .problem[data-code=delayed_action_without_trip]")
+    expect(refusal).to_be_visible()
+    expect(page.locator("[data-bar-summary] a.problem")).to_have_attribute("href", "#problem-0")
+    save_button(page).tap()  # the server refuses it too, and records nothing
+    expect(page.locator(".banner.warn")).to_be_visible()
+    expect(refusal).to_be_visible()
+    expect(page.locator("input[name=delayed]")).to_be_checked()
+    button(page, "Ann: 700 km in all").tap()
+    expect(refusal).to_have_count(0)
+    # 700 + 400 (trip) + 300 (delayed action) + 300 (safe trip: 0 × 200 km) = 1,700.
+    expect(page.locator("[data-bar-summary]")).to_contain_text("Ann 1,700")
+    save_button(page).tap()
+    expect_totals(page, "1,700", "100")
+
+
+def test_card_counts_and_claims_fold_apart(page: Page, live_server: str) -> None:
+    start_game(page, live_server, "Folds", players=4)
+    claims = page.locator("#side-0 details.claims")
+    cards = page.locator("#side-0 details.more")
+    claims.locator("summary").tap()
+    expect(page.get_by_role("checkbox", name="Team A: Shutout")).to_be_visible()
+    expect(cards.locator(".stepper").first).to_be_hidden()
+    button(page, "Team A: 1000 km in all").tap()
+    cards.locator("summary").tap()
+    line = cards.locator(".cards-total")
+    # A km total is typed: the counts are optional, and the line never says "0 km" under it.
+    expect(line).to_have_class(re.compile(r"\boptional\b"))
+    expect(line).not_to_contain_text("0 km")
+    button(page, "Team A: Clear the distance").tap()
+    button(page, "Team A: 100 km, one more").tap()
+    expect(line).not_to_have_class(re.compile(r"\boptional\b"))
+    expect(line).to_contain_text("100")
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_what_the_form_suggests_is_in_the_bar(page: Page, live_server: str, players: int) -> None:
+    """Who completed the trip (and, at six, who called the extension) sits below the fold: the
+    bar says what the form chose, in two short lines beside Save whatever the number of sides."""
+    start_game(page, live_server, f"Suggest {players}", players=players)
+    last = "Team C" if players == 6 else "Team B"
+    button(page, f"{last}: 1000 km in all").tap()
+    suggestion = page.locator("[data-bar-suggest]")
+    expect(suggestion).to_be_in_viewport()
+    expect(suggestion).to_contain_text(f"Trip: {last}")
+    if players == 6:
+        expect(suggestion).to_contain_text("Extension: Team C")
+    expect(page.locator("[data-bar-summary] .side-total")).to_have_count(players // 2)
+    bar = page.locator(".save-bar").bounding_box()
+    assert bar is not None and bar["height"] <= 72, bar  # two short lines beside Save
+    height = page.evaluate("document.documentElement.scrollHeight") / PHONE["height"]
+    print(f"form with {players} players: {height:.2f} screens, bar {bar['height']:.0f} px")
+
+
+def test_offline_the_bar_shows_no_score_the_hand_does_not_have(
+    page: Page, live_server: str
+) -> None:
+    start_game(page, live_server, "No score offline", players=2)
+    button(page, "Ann: add 100 km").tap()
+    expect(page.locator("[data-bar-summary]")).to_contain_text("Ann 100")
+    page.context.set_offline(True)
+    try:
+        button(page, "Ann: 700 km in all").tap()
+        page.get_by_label("Bob: Distance (km)").fill("325")
+        summary = page.locator("[data-bar-summary]")
+        expect(summary.locator(".unscored")).to_contain_text("No score without the scorekeeper")
+        expect(summary.locator(".side-total")).to_have_count(0)
+        expect(page.locator("#preview")).to_be_empty()
+    finally:
+        page.context.set_offline(False)
+    page.get_by_label("Bob: Distance (km)").fill("350")
+    # 700 + 400 + 300 (safe trip) = 1,400 for Ann; Bob 350.
+    expect(page.locator("[data-bar-summary]")).to_contain_text("Ann 1,400")
