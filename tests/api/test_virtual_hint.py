@@ -96,7 +96,7 @@ def test_a_hint_names_its_move_as_the_page_does(table: TableAccess) -> None:
     # seed 1: the strong player opens by limiting the rival (an attack before driving)
     assert (english["move"], english["card"], english["target"]) == ("play", "speed_limit", 1)
     assert english["label"] == "Play Speed Limit on Computer 2 (Club)"
-    assert french["label"] == "Jouer Limite de vitesse sur Ordinateur 2 (Club)"
+    assert french["label"] == "Jouer Limitation de vitesse sur Ordinateur 2 (Club)"
     assert as_move(english) == as_move(french)
 
 
