@@ -291,9 +291,15 @@
       })
       .catch(out);
   };
+  // The form as last sent to be scored: a "change" that changes nothing (a field left after
+  // its "input") keeps the score shown, which is still the form's.
+  let scoredForm = null;
+  const formNow = () => new URLSearchParams(new FormData(form)).toString();
   const later = () => {
     follow();
     showSuggestion();
+    if (formNow() === scoredForm) return;
+    scoredForm = formNow();
     unscored(texts.pending); // the score shown is the form's as it is now, or none
     sent += 1; // an answer to an older form is dropped
     clearTimeout(timer);
@@ -313,9 +319,11 @@
     sides.forEach(showTotals);
     later();
   }, 0));
-  window.addEventListener("online", later);
-  window.addEventListener("offline", later);
+  // Back in reach, the form is scored again; going out of reach changes no score already shown
+  // for the form as it is (the next change says the score needs the scorekeeper).
+  window.addEventListener("online", () => { scoredForm = null; later(); });
   follow();
   showSuggestion();
+  scoredForm = formNow();
   preview();
 })();

@@ -132,8 +132,32 @@
     plain.submit();
   };
 
+  // The scoreboard's totals with the new hands waiting on this phone added, marked as waiting.
+  // A hand's points are the ones the server's preview gave for that very form before it was
+  // kept; a hand entered with no preview (out of reach all along) adds nothing and says so:
+  // the browser never scores a hand itself.
+  const format = (value) => new Intl.NumberFormat(document.documentElement.lang || undefined).format(value);
+  const showWaitingTotals = (hands) => {
+    document.querySelectorAll(".totals .waiting-total").forEach((line) => line.remove());
+    const added = hands.filter((hand) => field(hand, "etag") === undefined);
+    if (!added.length) return;
+    const scored = added.filter((hand) => Array.isArray(hand.points));
+    document.querySelectorAll(".totals .total[data-points]").forEach((cell) => {
+      const side = Number(cell.dataset.side);
+      const sum = scored.reduce((total, hand) => total + (Number(hand.points[side]) || 0), Number(cell.dataset.points));
+      const line = document.createElement("span");
+      line.className = "waiting-total";
+      line.dataset.side = String(side);
+      line.textContent = scored.length ? say(texts.with_waiting, format(sum)) : "";
+      if (scored.length < added.length) line.textContent = [line.textContent, texts.unscored].filter(Boolean).join(" ");
+      cell.closest("li").append(line);
+    });
+  };
+
   const render = async () => {
-    const count = (await waiting()).length;
+    const hands = await waiting();
+    showWaitingTotals(hands);
+    const count = hands.length;
     banner.querySelector(".queue-count").textContent = count === 1 ? texts.waiting_one : say(texts.waiting_many, count);
     banner.querySelector(".queue-why").textContent = texts.waiting_why;
     banner.hidden = count === 0;
@@ -159,6 +183,7 @@
 
   async function run() {
     let arrived = null;
+    let sentHere = false; // a hand recorded while a page other than the form shows the game
     for (const hand of await waiting()) {
       if (stuck) return;
       if (navigator.onLine === false) return false;
@@ -175,6 +200,7 @@
         await forget(hand);
         if (field(hand, "etag") === undefined) numberAfter(parseInt(field(hand, "number"), 10));
         if (mine.has(hand.key)) arrived = response.url;
+        else sentHere = true;
       } else if (status === 409 && (hand.queued || !mine.has(hand.key))) {
         return conflict(hand); // taken or changed while it waited: the person chooses
       } else if (status === 409 || status === 422) {
@@ -189,6 +215,8 @@
       }
     }
     if (arrived && !dirty && (await waiting()).length === 0) location.assign(arrived);
+    // The scoreboard showed those hands as waiting: it is shown again as the scorekeeper has it.
+    else if (sentHere && !document.querySelector("form.hand-form") && (await waiting()).length === 0) location.reload();
   }
 
   // Another phone recorded (or changed) this hand meanwhile: both versions, and the person chooses.
@@ -348,6 +376,9 @@
     const entries = Array.from(new FormData(form)).filter(([, value]) => typeof value === "string");
     if (event.submitter && event.submitter.name) entries.push([event.submitter.name, event.submitter.value]);
     const hand = { game, action: form.action, entries, key: form.dataset.key, time: Date.now(), queued: navigator.onLine === false };
+    // Each side's points as the server's preview gave them for this very form (hand_form.js
+    // clears them as soon as the form changes), for the scoreboard while the hand waits.
+    try { hand.points = form.dataset.previewPoints ? JSON.parse(form.dataset.previewPoints) : null; } catch (unreadable) { hand.points = null; }
     hand.number = parseInt(field(hand, "number"), 10) || null;
     try {
       hand.id = await keep(hand);

@@ -480,3 +480,41 @@ def test_a_version_that_cannot_be_read_is_said_in_words_not_pasted_as_a_page(
     conflict.get_by_role("button", name="Record mine as hand 2").click()
     expect(page.locator("#queue")).to_be_hidden(timeout=RETRY)
     assert recorded_hands(page, scoreboard) == [(1, [500, 200]), (2, [300, 100])]
+
+
+def test_the_offline_scoreboard_adds_the_waiting_hands_marked_as_waiting(
+    page: Page, live_server: str
+) -> None:
+    """The form was scored by the server before the Wi-Fi went: once kept, that hand's points
+    join the scoreboard's totals as waiting (the served copy of the scoreboard says 0 – 0); a
+    hand entered with no connection at all adds no points and says it has no score yet."""
+    scoreboard = open_game(page, live_server, "Waiting totals")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.goto(scoreboard)  # kept by the worker, as the table's phone would have it
+    open_form(page)
+    page.get_by_role("button", name="Ann: 700 km in all").tap()
+    page.locator("input[name='s1-km']").fill("325")
+    # 700 + 400 (trip) + 300 (safe trip: 0 × 200 km) = 1,400; Bob 325.
+    expect(page.locator("[data-bar-summary]")).to_contain_text("Ann 1,400")
+    page.context.set_offline(True)
+    page.locator("form.hand-form [type=submit]").click()
+    expect(waiting(page)).to_contain_text("1 hand waiting")
+    page.get_by_role("link", name="Back to the game").click()
+    expect_totals(page, "0", "0")  # the copy kept: what the scorekeeper holds
+    lines = page.locator(".totals .waiting-total")
+    expect(lines).to_have_text(["With the hands waiting: 1,400", "With the hands waiting: 325"])
+    expect(waiting(page)).to_contain_text("1 hand waiting")
+
+    open_form(page)
+    fill_hand(page, 100, 25)  # no preview out of reach: no points to add
+    expect(waiting(page)).to_contain_text("2 hands waiting")
+    page.get_by_role("link", name="Back to the game").click()
+    expect(lines.first).to_have_text(
+        "With the hands waiting: 1,400 A hand waiting has no score yet: it is scored once sent."
+    )
+
+    page.context.set_offline(False)
+    # Both sent, and the scoreboard shown again as the scorekeeper has it.
+    expect(page.locator(".totals .total")).to_have_text(["1,500", "350"], timeout=RETRY)
+    expect(lines).to_have_count(0)
+    assert recorded_hands(page, scoreboard) == [(1, [700, 325]), (2, [100, 25])]
