@@ -56,7 +56,8 @@ SMALL_TARGETS = """() => {
 CUT_OFF = """() => {
   const cut = [];
   const room = document.documentElement.clientWidth;
-  const controls = 'a[href], button, input, select, textarea, summary, [tabindex]:not([tabindex="-1"])';
+  const controls =
+    'a[href], button, input, select, textarea, summary, [tabindex]:not([tabindex="-1"])';
   for (const e of document.querySelectorAll(controls)) {
     if (e.type === 'hidden' || !e.checkVisibility({ visibilityProperty: true })) continue;
     const label = ['checkbox', 'radio'].includes(e.type) ? e.closest('label') : null;
@@ -74,7 +75,8 @@ CUT_OFF = """() => {
     }
     if (where.length) {
       const name = (e.getAttribute('aria-label') || target.textContent).trim().slice(0, 40);
-      cut.push(`${e.tagName.toLowerCase()} "${name}" at ${Math.round(box.left)}–${Math.round(box.right)} px: outside ${where.join(' and ')}`);
+      const at = `${Math.round(box.left)}–${Math.round(box.right)} px`;
+      cut.push(`${e.tagName.toLowerCase()} "${name}" at ${at}: outside ${where.join(' and ')}`);
     }
   }
   return cut;
