@@ -9,9 +9,11 @@ formatting: 1493.8 reads "1,493.8" in English and "1 493,8" in French.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import flask_babel
 from babel.lists import format_list
-from flask import Flask, g, request
+from flask import Flask, g, has_request_context, request
 
 from engine.cards import Card
 from engine.names import Language, card_name, category_name
@@ -56,7 +58,7 @@ def _local(fact: Fact) -> str:
     if isinstance(fact, int):
         return number(fact)
     if isinstance(fact, tuple):
-        return str(format_list(list(fact), locale=language()))
+        return listed(fact)
     return fact
 
 
@@ -79,7 +81,10 @@ are marked where they are defined (:mod:`scorekeeper.levels`)."""
 
 def language() -> Language:
     """The language of this request: the switch's cookie (or ``?lang=``), else the browser's
-    preference, else English. Flask-Babel's locale selector."""
+    preference, else English; English outside a request (the command line, a migration).
+    Flask-Babel's locale selector."""
+    if not has_request_context():
+        return Language.EN
     if "language" not in g:
         chosen = request.args.get(LANGUAGE_COOKIE) or request.cookies.get(LANGUAGE_COOKIE)
         if chosen not in (Language.EN, Language.FR):
@@ -96,6 +101,11 @@ def number(value: float) -> str:
 def percent(value: float) -> str:
     """A ratio as a whole percentage in the request's language: "50%", "50 %"."""
     return str(flask_babel.format_percent(value))
+
+
+def listed(names: Iterable[str]) -> str:
+    """Names listed the request's language's way: "Ann, Bob and Zoé", "Ann, Bob et Zoé"."""
+    return str(format_list(list(names), locale=language()))
 
 
 def category_label(category: str) -> str:
@@ -128,4 +138,4 @@ def init_app(app: Flask) -> None:
         category_label=category_label,
         card_label=card_label,
     )
-    app.jinja_env.filters.update(number=number, percent=percent)
+    app.jinja_env.filters.update(number=number, percent=percent, listed=listed)

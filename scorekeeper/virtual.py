@@ -98,6 +98,20 @@ def start(
     return game, tokens
 
 
+def rematch(table: Table, game: Game) -> tuple[Game, dict[int, str]]:
+    """A new virtual game dealt anew from an ended one (its row locked): the same players and
+    computers in the same seats, the same variants; each player's new token (the only time it is
+    known). A seat a computer stood in for goes back to its player."""
+    if game.status == GameStatus.IN_PROGRESS:
+        raise Conflict("The game is in progress: a rematch is dealt once it has ended.")
+    chairs = sorted((seat for side in game.sides for seat in side.seats), key=lambda s: s.seat)
+    seats = [
+        {"player": seat.player_id} if seat.player_id is not None else {"computer": seat.computer}
+        for seat in chairs
+    ]
+    return start(table, game.players, game.variants, seats)
+
+
 def new_token() -> tuple[str, str]:
     """A new seat token and the digest stored in its place (the token itself is never kept)."""
     token = SEAT_TOKEN_PREFIX + secrets.token_urlsafe(32)
@@ -128,6 +142,64 @@ def reissue(game: Game, number: int) -> str:
     game.updated_at = utcnow()
     db.session.commit()
     return token
+
+
+def hand_to_computer(game: Game, number: int, computer: str) -> None:
+    """Let ``computer`` play player seat ``number`` of ``game`` (its row locked) while its
+    player is away: it moves at once if the game waits for that seat, and on every turn of the
+    seat until the seat is taken back. Its moves are stored as its own (:func:`stand_in_hands`).
+    """
+    seat = human_seat(game, number)
+    if computer not in COMPUTERS:
+        raise invalid_request(
+            "/computer",
+            ProblemCode.INVALID_FIELD,
+            f"There is no computer player {computer!r}; there are {', '.join(COMPUTERS)}.",
+        )
+    if seat.stand_in is not None:
+        raise Conflict(f"A computer already plays seat {number}: take it back first.")
+    seat.stand_in = computer
+    with restored(game) as played:
+        _let_computers_play(game, played)
+        game.updated_at = utcnow()
+        db.session.commit()
+
+
+def take_back(game: Game, number: int) -> None:
+    """Give player seat ``number`` of ``game`` (its row locked) back to its player: the
+    computer playing it stops, and the player moves from the seat's next turn."""
+    seat = human_seat(game, number)
+    if seat.stand_in is None:
+        raise Conflict(f"Seat {number} is played by its player: there is nothing to take back.")
+    seat.stand_in = None
+    game.updated_at = utcnow()
+    db.session.commit()
+
+
+def stand_in_hands(game: Game, played: EngineGame | None = None) -> list[dict[str, Any]]:
+    """Who played which hands in a player's place: for each hand (numbered from 1) and seat,
+    the computer that made at least one of the seat's moves in it, in order of hand and seat.
+    A seat of a hand not listed was played by its own player (or is a computer's seat).
+
+    ``played`` is the game :func:`restored`, if the caller holds it; else it is restored here,
+    and only if a computer ever stood in (the moves do not say their hand)."""
+    rows = db.session.execute(
+        select(VirtualMove.number, VirtualMove.stand_in).where(
+            VirtualMove.game_id == game.id, VirtualMove.stand_in.is_not(None)
+        )
+    )
+    numbers = {number: computer for number, computer in rows if computer is not None}
+    if not numbers:
+        return []
+    if played is None:
+        with restored(game) as whole:
+            events = whole.events(min(numbers))
+    else:
+        events = played.events(min(numbers))
+    found = {(hand, seat, numbers[number]) for number, hand, seat, _ in events if number in numbers}
+    return [
+        {"hand": hand, "seat": seat, "computer": computer} for hand, seat, computer in sorted(found)
+    ]
 
 
 def new_seed() -> int:
@@ -302,7 +374,11 @@ def play(
             )
         )
     if game.status != GameStatus.IN_PROGRESS:  # after the retry check: the last move may be one
-        raise Conflict(gettext("The game is over: no move can be played."))
+        raise Conflict(
+            gettext("The game is abandoned: no move can be played.")
+            if game.status == GameStatus.ABANDONED
+            else gettext("The game is finished: no move can be played.")
+        )
     if number > count:
         raise Conflict(
             gettext(
@@ -334,13 +410,17 @@ def _let_computers_play(game: Game, played: EngineGame) -> None:
     """Computer seats move until a human seat is to act or the game ends. Each decision draws
     on its own random stream, named by the game's seed and the move number, so a replay of the
     stored moves never depends on which worker computed them."""
-    computers = {seat.seat: seat.computer for side in game.sides for seat in side.seats}
+    computers = {
+        seat.seat: seat.computer or seat.stand_in for side in game.sides for seat in side.seats
+    }
+    stand_ins = {seat.seat for side in game.sides for seat in side.seats if seat.stand_in}
     while not played.over and computers[played.hand.to_act] is not None:
         seat = played.hand.to_act
         kind = computers[seat]
         assert kind is not None
         player = make_player(kind, Random(f"{game.seed}/{played.move_count}"))
-        _apply(game, played, seat, player.choose(seat_view(played.hand, seat)))
+        move = player.choose(seat_view(played.hand, seat))
+        _apply(game, played, seat, move, stand_in=kind if seat in stand_ins else None)
 
 
 def hint(game: Game, played: EngineGame, seat: int) -> Move:
@@ -353,7 +433,11 @@ def hint(game: Game, played: EngineGame, seat: int) -> Move:
     any worker.
     """
     if game.status != GameStatus.IN_PROGRESS:
-        raise Conflict(gettext("The game is over: there is no move to suggest."))
+        raise Conflict(
+            gettext("The game is abandoned: there is no move to suggest.")
+            if game.status == GameStatus.ABANDONED
+            else gettext("The game is finished: there is no move to suggest.")
+        )
     waiting = played.hand.to_act
     if waiting != seat:
         raise Conflict(
@@ -382,11 +466,17 @@ def hint_stream(seed: int, number: int) -> Random:
     return Random(f"{seed}/{number}/hint")
 
 
-def _apply(game: Game, played: EngineGame, seat: int, move: Move) -> None:
-    """Play ``move`` on the engine's game and store it; store the hand if it ended."""
+def _apply(
+    game: Game, played: EngineGame, seat: int, move: Move, *, stand_in: str | None = None
+) -> None:
+    """Play ``move`` on the engine's game and store it, with the computer that chose it in the
+    seat's player's place (``stand_in``); store the hand if it ended."""
     number = played.move_count
     score = played.apply(move, seat)
-    db.session.add(VirtualMove(game_id=game.id, number=number, seat=seat, move=move.to_dict()))
+    stored = VirtualMove(
+        game_id=game.id, number=number, seat=seat, move=move.to_dict(), stand_in=stand_in
+    )
+    db.session.add(stored)
     if score is not None:
         # The game ends (finished) with the hand that ends the engine's game: both ask the
         # same totals where the game stands.

@@ -47,7 +47,7 @@ def test_refused_report_exits_1_with_problem_json() -> None:
         {
             "path": "/sides/1/claims/0",
             "code": "claim_not_earned",
-            "detail": "Team B claims a shutout, but Team A travelled 75 km.",
+            "detail": "A shutout is claimed for Team B, but Team A travelled 75 km.",
         }
     ]
 

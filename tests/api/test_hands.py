@@ -50,7 +50,7 @@ def test_refused_hand_names_the_sides_and_stores_nothing(table: TableAccess, gam
         {
             "path": "/sides/1/claims/0",
             "code": "claim_not_earned",
-            "detail": "Bob claims a shutout, but Ann travelled 75 km.",
+            "detail": "A shutout is claimed for Bob, but Ann travelled 75 km.",
         }
     ]
     assert hands(table, game_url) == []

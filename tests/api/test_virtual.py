@@ -169,7 +169,7 @@ def test_an_illegal_move_is_refused_with_the_rule_and_changes_nothing(table: Tab
     assert refused.status_code == 422
     error = refused.get_json()["errors"][0]
     assert (error["code"], error["path"]) == ("illegal_move", "/move")
-    assert "must play or discard a card (RULES.md §4)" in error["detail"]
+    assert "must play or discard a card (rules §4)" in error["detail"]
     # Nobody rolls before a Roll: a distance card in the first hand is refused, naming why.
     distance = sorted({card for card in view["state"]["hand"] if card.startswith("distance")})
     assert distance, "the seeded deal gives the first seat to act a distance card"
@@ -425,3 +425,88 @@ def test_only_a_player_s_seat_has_a_link_to_issue_again(
     response = table.client.post(f"{seats[0].url}/seats/{seat}/token", headers=table.headers)
     assert response.status_code == status
     assert response.content_type == "application/problem+json"
+
+
+def test_an_absent_player_s_seat_is_handed_to_a_computer_and_taken_back(
+    table: TableAccess,
+) -> None:
+    """Ann and Bob against two computers; Bob leaves during hand 1: a computer plays his seat
+    until he takes it back in hand 2, and the history says which hands it played for him."""
+    _, seats = started(table, [None, "strong", None, "strong"])
+    ann, bob = seats[0], seats[2]
+    rng = Random(3)
+
+    def play_until(done: Any) -> dict[str, Any]:
+        view = ann.read()
+        while not done(view):
+            to_act = view["state"]["to_act"]
+            mine = seats[to_act].read()
+            move = rng.choice(mine["state"]["legal_moves"])
+            response = seats[to_act].move(mine["next_move"], move)
+            assert response.status_code == 200, response.get_json()
+            view = response.get_json()
+        return view
+
+    play_until(lambda view: view["state"]["to_act"] == 2)
+    stand_in = f"{ann.url}/seats/2/stand-in"
+    response = table.client.put(stand_in, json={"computer": "novice"}, headers=table.headers)
+    assert response.status_code == 200, response.get_json()
+    view = response.get_json()
+    assert view["stand_ins"] == [{"seat": 2, "computer": "random"}]
+    assert view["state"]["to_act"] != 2  # the computer moved for Bob at once
+    again = table.client.put(stand_in, json={"computer": "club"}, headers=table.headers)
+    assert again.status_code == 409
+    assert bob.move(view["next_move"], {"move": "pass"}).status_code == 409  # not his to play
+    # Only people move from here on: Ann, and the computer in Bob's place within her requests.
+    view = play_until(lambda view: view["hand_number"] == 2)
+    assert ann.table.client.delete(stand_in, headers=ann.headers).status_code == 403
+    response = table.client.delete(stand_in, headers=bob.headers)  # Bob, back, with his link
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json()["stand_ins"] == []
+    assert table.client.delete(stand_in, headers=table.headers).status_code == 409
+    view = play_until(lambda view: view["state"]["to_act"] == 2)
+    history = view["stand_in_hands"]  # the computer may have begun hand 2 for Bob too
+    assert {"hand": 1, "seat": 2, "computer": "random"} in history
+    assert all(entry["seat"] == 2 and entry["hand"] <= 2 for entry in history)
+    move = rng.choice(bob.read()["state"]["legal_moves"])
+    view = bob.move(view["next_move"], move).get_json()
+    assert view["stand_in_hands"] == history  # Bob's own move is his
+
+
+@pytest.mark.parametrize(
+    ("seat", "body", "status"),
+    [(1, {"computer": "club"}, 409), (5, {"computer": "club"}, 404), (0, {"computer": "x"}, 422)],
+)
+def test_only_a_player_s_seat_goes_to_a_known_computer(
+    table: TableAccess, seat: int, body: dict[str, str], status: int
+) -> None:
+    _, seats = started(table, [None, "strong"])
+    url = f"{seats[0].url}/seats/{seat}/stand-in"
+    response = table.client.put(url, json=body, headers=table.headers)
+    assert response.status_code == status
+    assert response.content_type == "application/problem+json"
+    if status == 422:
+        assert response.get_json()["errors"][0]["path"] == "/computer"
+
+
+def test_an_ended_virtual_game_is_dealt_again_with_the_same_seats(table: TableAccess) -> None:
+    body, seats = started(table, [None, "greedy", None, "strong"])
+    url = seats[0].url
+    variants = body["game"]["variants"]
+    rematch = url + "/rematch"
+    assert table.client.post(rematch, headers=table.headers).status_code == 409  # in progress
+    stand_in = {"computer": "novice"}
+    assert table.client.put(f"{url}/seats/2/stand-in", json=stand_in, headers=table.headers)
+    game_id = url.rsplit("/", 1)[1]
+    assert table.post(f"/games/{game_id}/abandon").status_code == 200
+    response = table.client.post(rematch, headers=table.headers)
+    assert response.status_code == 201, response.get_json()
+    again = response.get_json()
+    assert response.headers["Location"] != url
+    assert again["game"]["variants"] == variants
+    assert again["game"]["sides"] == body["game"]["sides"]  # the same players and computers
+    assert again["stand_ins"] == []  # Bob's seat is his again
+    assert sorted(entry["seat"] for entry in again["seat_tokens"]) == [0, 2]
+    first = SeatAccess(table, url, 0, seats[0].token).read()
+    fresh = SeatAccess(table, response.headers["Location"], 0, again["seat_tokens"][0]["token"])
+    assert fresh.read()["state"]["hand"] != first["state"]["hand"]  # a new deal

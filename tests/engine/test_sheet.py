@@ -109,7 +109,7 @@ def test_a_refused_hand_names_its_index_and_the_sheets_side_names() -> None:
         sheet(4, ["Us", "Them"], hands)
     (problem,) = refused.value.problems
     assert problem.path == "/hands/3/sides/1/claims/0"
-    assert problem.detail == "Them claims a shutout, but Us travelled 75 km."
+    assert problem.detail == "A shutout is claimed for Them, but Us travelled 75 km."
 
 
 def test_every_refused_hand_is_listed() -> None:

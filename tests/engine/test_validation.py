@@ -32,21 +32,21 @@ CASES: list[tuple[str, dict[str, Any], ProblemCode, str, tuple[str, ...]]] = [
         hand(5, side("A"), side("B")),
         ProblemCode.UNSUPPORTED_PLAYER_COUNT,
         "/players",
-        ("5 seated players",),
+        ("not played by 5",),
     ),
     (
         "one player",
         hand(1, side("A")),
         ProblemCode.UNSUPPORTED_PLAYER_COUNT,
         "/players",
-        ("1 seated",),
+        ("not played by 1",),
     ),
     (
         "four sides for four players",
         hand(4, side("A"), side("B"), side("C"), side("D")),
         ProblemCode.SIDES_COUNT_MISMATCH,
         "/sides",
-        ("4 seated", "2 sides", "4 sides"),
+        ("4 seated", "2 sides", "the report has 4"),
     ),
     (
         "two sides for six players",
@@ -197,7 +197,7 @@ CASES: list[tuple[str, dict[str, Any], ProblemCode, str, tuple[str, ...]]] = [
         hand(2, side("A", safeties=["right_of_way"]), side("B", safeties=["right_of_way"])),
         ProblemCode.SAFETIES_EXCEED_DECK,
         "/sides/1/safeties/0",
-        ("A and B both list Right of Way",),
+        ("Right of Way is listed by A and B",),
     ),
     (
         "coup-fourre without its safety",
@@ -267,49 +267,49 @@ CASES: list[tuple[str, dict[str, Any], ProblemCode, str, tuple[str, ...]]] = [
         hand(2, side("Team A", 75), side("Team B", 700, **trip, claims=["shutout"])),
         ProblemCode.CLAIM_NOT_EARNED,
         "/sides/1/claims/0",
-        ("Team B claims a shutout, but Team A travelled 75 km",),
+        ("A shutout is claimed for Team B, but Team A travelled 75 km",),
     ),
     (
         "safe trip with a 200",
         hand(2, side("A", 700, **trip, two_hundreds=1, claims=["safe_trip"]), ok_side),
         ProblemCode.CLAIM_NOT_EARNED,
         "/sides/0/claims/0",
-        ("A claims a safe trip", "1 card of 200"),
+        ("A safe trip is claimed for A", "200 km cards were played (1)"),
     ),
     (
         "safe trip without the trip",
         hand(2, side("A", 0, claims=["safe_trip"]), ok_side),
         ProblemCode.CLAIM_NOT_EARNED,
         "/sides/0/claims/0",
-        ("A claims a safe trip", "did not complete"),
+        ("A safe trip is claimed for A", "no side completed the trip"),
     ),
     (
         "trip claimed by a side another side beat",
         hand(2, side("A", 600, claims=["trip"]), side("B", 700, **trip)),
         ProblemCode.CLAIM_NOT_EARNED,
         "/sides/0/claims/0",
-        ("A claims the trip, but B completed",),
+        ("The trip is claimed for A, but B completed",),
     ),
     (
         "delayed action claim without the fact",
         hand(2, side("A", 700, **trip, claims=["delayed_action"]), ok_side),
         ProblemCode.CLAIM_NOT_EARNED,
         "/sides/0/claims/0",
-        ("A claims a delayed action",),
+        ("A delayed action is claimed for A",),
     ),
     (
         "extension claimed by a caller that fell short",
         hand(2, side("A", 900, claims=["extension"]), side("B", 300), extension_called_by=0),
         ProblemCode.CLAIM_NOT_EARNED,
         "/sides/0/claims/0",
-        ("A called the extension",),
+        ("claimed for A, who called the extension",),
     ),
     (
         "all safeties with three",
         hand(2, side("A", safeties=ALL_SAFETIES[:3], claims=["all_safeties"]), ok_side),
         ProblemCode.CLAIM_NOT_EARNED,
         "/sides/0/claims/0",
-        ("A", "3 safeties", "not all four"),
+        ("A", "only 3 of the four safeties"),
     ),
     (
         "extension claimed with none called",
@@ -344,7 +344,7 @@ CASES: list[tuple[str, dict[str, Any], ProblemCode, str, tuple[str, ...]]] = [
         hand(2, {"name": "A", "distance": 700, "completed_trip": True}, ok_side),
         ProblemCode.INVALID_FIELD,
         "/sides/0/two_hundreds",
-        ("A", "two_hundreds"),
+        ("A", "how many 200 km cards were played"),
     ),
 ]
 
@@ -464,7 +464,7 @@ def test_four_player_extension_to_1200_variant() -> None:
 def test_200s_given_beside_cards_must_agree_with_them() -> None:
     problem = only(hand(2, side("A", {"200": 1}, two_hundreds=2), ok_side))
     assert (problem.code, problem.path) == (ProblemCode.INVALID_FIELD, "/sides/0/two_hundreds")
-    assert "2 cards of 200 km" in problem.detail and "show 1" in problem.detail
+    assert "declared for A (2)" in problem.detail and "shown (1)" in problem.detail
 
 
 def test_each_way_the_deck_is_exceeded_is_reported() -> None:
@@ -501,7 +501,7 @@ def test_a_negative_distance_is_one_problem() -> None:
 def test_three_sides_listing_one_safety() -> None:
     report = hand(3, *(side(n, safeties=["driving_ace"]) for n in "ABC"))
     details = [p.detail for p in problems(report)]
-    assert details == ["A, B and C all list Driving Ace, but the deck holds one."]
+    assert details == ["Driving Ace is listed by A, B and C, but the deck holds one."]
 
 
 def test_repeated_coup_fourre_points_at_the_repeat() -> None:

@@ -116,7 +116,7 @@ def test_a_game_from_table_to_game_over(page: Page, live_server: str) -> None:
     enter_hand(page, [SAFE_WIN, {}], completed=0)
     expect_totals(page, "3,800", "0")
     enter_hand(page, [SAFE_WIN, {}], completed=0)
-    expect(page.locator(".banner.win")).to_contain_text("Ann wins (5,700)")
+    expect(page.locator(".banner.win")).to_contain_text("victory for Ann with 5,700 points")
     expect(page.get_by_role("link", name="Enter a hand")).to_have_count(0)
 
 

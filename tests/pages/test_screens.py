@@ -45,7 +45,7 @@ def test_a_rematch_replays_the_sides_seats_and_variants_in_one_tap(
     first = page.url
     for _ in range(3):  # 1,000 km with no 200, Bob & Dan at 0: 1,000 + 400 + 300 + 500 a hand
         enter_hand(page, [{"100": "10"}, {}], completed=0, claims={0: "shutout"})
-    expect(page.locator(".banner.win")).to_contain_text("Dan & Ann wins (6,600)")
+    expect(page.locator(".banner.win")).to_contain_text("victory for Dan & Ann with 6,600 points")
     page.get_by_role("button", name="Rematch").click()
     expect_totals(page, "0", "0")
     assert page.url != first

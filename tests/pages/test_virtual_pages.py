@@ -171,6 +171,87 @@ def test_a_lost_seat_link_is_issued_again_and_the_old_one_is_refused_at_once(
     assert table.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
+def test_an_absent_player_s_seat_goes_to_a_computer_and_back(
+    phone: Callable[..., Page], live_server: str
+) -> None:
+    """Bob leaves: the table's phone hands his seat to a computer, which plays at once; Ann
+    plays hand 1 against it and the scoreboard says who played Bob's seat in that hand. Bob,
+    back, takes his seat back from his own link and plays it again."""
+    table = phone()
+    deal(table, live_server, ["Ann", "Bob"], table="Stand-in")
+    links = table.locator(".seat-links input").evaluate_all("inputs => inputs.map(i => i.value)")
+    scoreboard = re.sub(r"/virtual/(\d+)/links$", r"/games/\1", table.url)
+    ann = phone()
+    ann.goto(links[0])
+    expect(ann.get_by_text("Waiting for Bob")).to_be_visible()
+    table.goto(scoreboard)
+    table.get_by_role("link", name="Seats and links").click()
+    table.locator("li[data-seat='1'] select").select_option(label="Novice")
+    table.get_by_role("button", name="Hand seat 2 to a computer").click()
+    expect(table.get_by_text("A computer (Novice) plays for Bob.")).to_be_visible()
+    expect(ann.get_by_text("Your move")).to_be_visible(timeout=10_000)  # it played for Bob
+    for _ in range(MOVES_IN_A_HAND):
+        if ann.locator("#hand-over").count():
+            break
+        take_a_turn(ann)
+    expect(ann.locator("#hand-over")).to_contain_text("Hand 1")
+    table.goto(scoreboard)
+    expect(table.locator("tr.stand-in")).to_have_text("A computer (Novice) played for Bob.")
+    bob = phone()
+    bob.goto(links[1])
+    expect(bob.get_by_text("A computer (Novice) is playing your seat")).to_be_visible()
+    bob.get_by_role("button", name="Take my seat back").click()
+    expect(bob.locator(".stand-in")).to_have_count(0)
+    # Hand 2 opens on Ann's move; then the game waits for Bob himself, no computer in his place.
+    expect(ann.get_by_text("Your move")).to_be_visible(timeout=10_000)
+    panel = tap_card(ann, ann.locator(".hand-card[data-moves]").first)
+    panel.get_by_role("button", name="Discard").click()
+    expect(ann.get_by_text("Waiting for Bob")).to_be_visible()
+    expect(bob.get_by_text("Your move")).to_be_visible(timeout=10_000)
+    tap_card(bob, bob.locator(".hand-card[data-moves]").first).get_by_role(
+        "button", name="Discard"
+    ).click()
+    expect(bob.get_by_text("Waiting for Ann")).to_be_visible()
+    table.goto(scoreboard + "?lang=fr")
+    expect(table.locator("tr.stand-in")).to_have_text("Un ordinateur (Novice) a joué pour Bob.")
+    assert table.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_a_rematch_deals_the_same_seats_again(phone: Callable[..., Page], live_server: str) -> None:
+    """Once a virtual game has ended (here abandoned), one tap deals it again: the same players
+    and computers in the same seats, new links; a second tap leads to the same new game."""
+    table = phone()
+    deal(table, live_server, ["Ann", "Computer (Novice)", "Bob", "Computer (Beginner)"], "Again")
+    old_links = table.locator(".seat-links input").evaluate_all(
+        "inputs => inputs.map(i => i.value)"
+    )
+    table.goto(re.sub(r"/virtual/(\d+)/links$", r"/games/\1", table.url))
+    title = table.locator("h1").inner_text()
+    expect(table.get_by_role("button", name="Rematch")).to_have_count(0)  # not while in play
+    table.get_by_role("link", name="Abandon the game").click()
+    table.get_by_role("button", name="Abandon").click()
+    expect(
+        table.get_by_text("Same seats, same computers, same variants, a new deal.")
+    ).to_be_visible()
+    table.get_by_role("button", name="Rematch").click()
+    links = table.locator(".seat-links input")
+    expect(links).to_have_count(2)
+    new_links = links.evaluate_all("inputs => inputs.map(i => i.value)")
+    assert set(new_links).isdisjoint(old_links)
+    rematch = table.url
+    table.go_back()
+    table.get_by_role("button", name="Rematch").click()
+    expect(table).to_have_url(rematch)  # the same new game: no third one
+    assert links.evaluate_all("inputs => inputs.map(i => i.value)") == new_links
+    table.goto(re.sub(r"/virtual/(\d+)/links$", r"/games/\1", rematch))
+    expect(table.locator("h1")).to_have_text(title)  # the same sides, seat by seat
+    ann = phone()
+    ann.goto(new_links[0])
+    expect(ann.locator(".hand .card")).to_have_count(6)
+    table.goto(re.sub(r"/games/.*$", "", table.url))
+    expect(table.locator("a.row-link")).to_have_count(2)  # two games on the table
+
+
 RECORD_VIBRATIONS = """
     navigator.vibrate = (pattern) => {
       (window.buzzes = window.buzzes || []).push(pattern);
@@ -271,7 +352,7 @@ def test_every_button_says_what_it_sends(
             break
         expect(page.locator("form.move").first).to_be_attached()
         seen |= check_every_button_says_what_it_sends(page)
-        chances += page.get_by_text("was played on your side").count()
+        chances += page.get_by_text("Attack on your side").count()
         take_a_turn(page)
     expect(page.locator("#hand-over")).to_be_visible()
     assert {"play", "discard", "pass"} <= seen
