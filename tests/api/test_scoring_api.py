@@ -90,7 +90,10 @@ def test_refused_claim_is_422_problem_json_with_every_error(client: FlaskClient)
         ("/sides/0/distance", "distance_not_multiple_of_25"),
         ("/sides/1/claims/0", "claim_not_earned"),
     ]
-    assert body["errors"][1]["detail"] == "A shutout is claimed for Team B, but Team A travelled 80 km."
+    assert (
+        body["errors"][1]["detail"]
+        == "A shutout is claimed for Team B, but Team A travelled 80 km."
+    )
 
 
 def test_malformed_json_is_400(client: FlaskClient) -> None:
