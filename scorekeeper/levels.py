@@ -96,6 +96,13 @@ def level_key(computer: str | None) -> str | None:
     return None if level is None else level.key
 
 
+def level_name(computer: str) -> str:
+    """A computer player's level name in the request's language ("Club"), from its level key or
+    its technical name."""
+    level = level_named(computer)
+    return gettext(level.name) if level else computer
+
+
 def computer_name(seat: int, computer: str) -> str:
     """A computer seat's name as stored and answered by the API, in English: "Computer 2 (Club)".
 

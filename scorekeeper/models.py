@@ -217,6 +217,9 @@ class Seat(db.Model):  # type: ignore[name-defined,misc]
     player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), index=True)
     computer: Mapped[str | None] = mapped_column(String(16))
     token_hash: Mapped[str | None] = mapped_column(String(64), unique=True, index=True)
+    stand_in: Mapped[str | None] = mapped_column(String(16))
+    """The computer player playing this player's seat while the player is away (its technical
+    name), or None: the player plays it."""
 
     side: Mapped[Side] = relationship(back_populates="seats")
     player: Mapped[Player | None] = relationship()
@@ -279,6 +282,8 @@ class VirtualMove(db.Model):  # type: ignore[name-defined,misc]
     number: Mapped[int]
     seat: Mapped[int]
     move: Mapped[dict[str, Any]] = mapped_column(JSON)
+    stand_in: Mapped[str | None] = mapped_column(String(16))
+    """The computer that chose this move in the place of the seat's player, or None."""
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     game: Mapped[Game] = relationship(back_populates="moves")

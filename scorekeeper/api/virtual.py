@@ -21,7 +21,12 @@ from scorekeeper.models import Game, GameStatus, Table
 from scorekeeper.move_words import MoveWords
 from scorekeeper.operations import locked_game
 from scorekeeper.schemas import load
-from scorekeeper.schemas.resources import MoveSchema, VirtualGameCreateSchema, VirtualQuerySchema
+from scorekeeper.schemas.resources import (
+    MoveSchema,
+    StandInSchema,
+    VirtualGameCreateSchema,
+    VirtualQuerySchema,
+)
 from scorekeeper.standings import game_view
 
 bp = Blueprint("virtual", __name__)
@@ -45,6 +50,13 @@ def view_body(game: Game, seat: int | None, since: int) -> dict[str, Any]:
             "hand_number": len(played.sheet.hands) + (0 if played.over else 1),
             "state": state,
             "events": virtual.events(played, seat, since),
+            "stand_ins": [
+                {"seat": chair.seat, "computer": chair.stand_in}
+                for side in game.sides
+                for chair in side.seats
+                if chair.stand_in is not None
+            ],
+            "stand_in_hands": virtual.stand_in_hands(game, played),
         }
 
 
@@ -60,6 +72,17 @@ def start_virtual_game(table_id: int) -> Response:
     table = authorized_table(table_id)
     body = json_body(VirtualGameCreateSchema())
     game, tokens = virtual.start(table, body["players"], body.get("variants") or {}, body["seats"])
+    document = view_body(game, None, 0)
+    document["seat_tokens"] = [{"seat": seat, "token": token} for seat, token in tokens.items()]
+    return respond(document, 201, location=virtual_url(table_id, game.id))
+
+
+@bp.post("/tables/<id:table_id>/virtual-games/<id:game_id>/rematch")
+def rematch_virtual_game(table_id: int, game_id: int) -> Response:
+    """Deal an ended game again: same seats, same computers, same variants, a new deal; the
+    answer holds each player's new seat token, shown this once."""
+    table = authorized_table(table_id)
+    game, tokens = virtual.rematch(table, _locked_virtual_game(table, game_id))
     document = view_body(game, None, 0)
     document["seat_tokens"] = [{"seat": seat, "token": token} for seat, token in tokens.items()]
     return respond(document, 201, location=virtual_url(table_id, game.id))
@@ -100,14 +123,44 @@ def play_move(table_id: int, game_id: int) -> Response:
 def reissue_seat_token(table_id: int, game_id: int, seat: int) -> Response:
     """A new token for a player's seat whose link was lost, with the table's token; the old
     one stops working at once. The answer holds the token, shown this once."""
-    table = authorized_table(table_id)
-    game = locked_game(table, game_id)
-    if not game.virtual:
-        raise NotFound("This game is played at a table, not in the app: see its games resource.")
+    game = _locked_virtual_game(authorized_table(table_id), game_id)
     token = virtual.reissue(game, seat)
     response = respond({"seat": seat, "token": token}, 200)
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+@bp.put("/tables/<id:table_id>/virtual-games/<id:game_id>/seats/<int:seat>/stand-in")
+def hand_seat_to_computer(table_id: int, game_id: int, seat: int) -> Response:
+    """A computer plays a player's seat while the player is away, with the table's token; it
+    moves at once if the game waits for that seat. The answer is the game as a watcher sees it."""
+    table = authorized_table(table_id)
+    body = json_body(StandInSchema())
+    game = _locked_virtual_game(table, game_id)
+    virtual.hand_to_computer(game, seat, body["computer"])
+    return respond(view_body(game, None, 0), etag=_etag(game, None, 0))
+
+
+@bp.delete("/tables/<id:table_id>/virtual-games/<id:game_id>/seats/<int:seat>/stand-in")
+def take_seat_back(table_id: int, game_id: int, seat: int) -> Response:
+    """The player takes the seat back from the computer, with the table's token or the seat's
+    own; the answer is the game as that token sees it."""
+    holder = authorized_seat(table_id, game_id)
+    if holder is not None and holder.seat != seat:
+        raise Forbidden("A seat's token takes back that seat only.")
+    table = db.session.get(Table, table_id)
+    assert table is not None
+    game = _locked_virtual_game(table, game_id)
+    virtual.take_back(game, seat)
+    number = None if holder is None else holder.seat
+    return respond(view_body(game, number, 0), etag=_etag(game, number, 0))
+
+
+def _locked_virtual_game(table: Table, game_id: int) -> Game:
+    game = locked_game(table, game_id)
+    if not game.virtual:
+        raise NotFound("This game is played at a table, not in the app: see its games resource.")
+    return game
 
 
 @bp.get("/tables/<id:table_id>/virtual-games/<id:game_id>/hint")

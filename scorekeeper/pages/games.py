@@ -9,11 +9,11 @@ from sqlalchemy import select
 from werkzeug.exceptions import Conflict
 
 from engine.rules import GAME_TARGET, SUPPORTED_PLAYERS, VARIANT_ENUMS, Rules
-from scorekeeper import operations
+from scorekeeper import operations, virtual
 from scorekeeper.auth import owned
 from scorekeeper.extensions import db
 from scorekeeper.i18n import N_, gettext, language, say
-from scorekeeper.levels import in_language
+from scorekeeper.levels import in_language, level_name
 from scorekeeper.models import Game, Table
 from scorekeeper.pages.access import form_key, page_table
 from scorekeeper.pages.charts import score_chart
@@ -111,11 +111,22 @@ def scoreboard(table_id: int, game_id: int) -> Response:
         rules=Rules.for_players(game.players, game.variants),
         held_seats=held,
         seat_names=seat_names(view),
+        stand_ins=_stand_ins_by_hand(game),
+        level_name=level_name,
     )
     response = make_response(page)
     response.set_etag(etag)
     response.headers["Cache-Control"] = "no-store" if held else "no-cache"
     return response
+
+
+def _stand_ins_by_hand(game: Game) -> dict[int, list[dict[str, Any]]]:
+    """A virtual game's history of who played in a player's place, by hand number."""
+    by_hand: dict[int, list[dict[str, Any]]] = {}
+    if game.virtual:
+        for entry in virtual.stand_in_hands(game):
+            by_hand.setdefault(entry["hand"], []).append(entry)
+    return by_hand
 
 
 @bp.post("/t/<id:table_id>/games/<id:game_id>/rematch")

@@ -30,7 +30,7 @@ from scorekeeper import virtual
 from scorekeeper.auth import token_hash
 from scorekeeper.extensions import db
 from scorekeeper.i18n import N_, gettext, language, say
-from scorekeeper.levels import DEFAULT_LEVEL, LEVELS, in_language
+from scorekeeper.levels import DEFAULT_LEVEL, LEVELS, in_language, level_name
 from scorekeeper.models import Game, Seat, Table
 from scorekeeper.move_words import MoveWords
 from scorekeeper.operations import locked_game
@@ -43,7 +43,7 @@ from scorekeeper.pages.seats import seat_names as seat_names_of
 from scorekeeper.pages.tables import qr_svg
 from scorekeeper.problems import InvalidRequest
 from scorekeeper.schemas import load
-from scorekeeper.schemas.resources import MoveSchema, VirtualGameCreateSchema
+from scorekeeper.schemas.resources import MoveSchema, StandInSchema, VirtualGameCreateSchema
 from scorekeeper.standings import game_view
 
 bp = Blueprint("virtual", __name__)
@@ -73,10 +73,7 @@ def new_virtual_game(table_id: int) -> Any:
                 seat: url_for(".play", token=token, _external=True)
                 for seat, token in tokens.items()
             }
-            if len(links) == 1:
-                return redirect(next(iter(links.values())))
-            session[SEAT_LINKS] = {"game": game.id, "links": list(links.items())}
-            return redirect(url_for(".seat_links", table_id=table.id, game_id=game.id), 303)
+            return _after_deal(table.id, game.id, links)
     return render_template(
         "pages/new_virtual_game.html",
         table=table,
@@ -87,6 +84,35 @@ def new_virtual_game(table_id: int) -> Any:
         picks=seat_picks(request.form, table.players, players, DEFAULT_COMPUTER),
         errors=errors,
     ), 422 if errors else 200
+
+
+REMATCHED = "rematched"
+"""Where a phone keeps the last game it dealt again and the game dealt: a second tap goes there."""
+
+
+@bp.post("/t/<id:table_id>/virtual/<id:game_id>/rematch")
+def rematch(table_id: int, game_id: int) -> Any:
+    """Deal an ended game again, in one tap: same seats, same computers, same variants. The
+    players' new links follow, as after a deal; a second tap (or Back and the button again)
+    leads to the same links instead of dealing a third game."""
+    table = page_table(table_id)
+    kept = session.get(SEAT_LINKS)
+    again = session.get(REMATCHED)
+    if again and again[0] == game_id and kept and kept["game"] == again[1]:
+        return _after_deal(table.id, again[1], dict(kept["links"]))
+    game, tokens = virtual.rematch(table, locked_game(table, game_id))
+    links = {seat: url_for(".play", token=token, _external=True) for seat, token in tokens.items()}
+    session[REMATCHED] = [game_id, game.id]
+    return _after_deal(table.id, game.id, links)
+
+
+def _after_deal(table_id: int, game_id: int, links: dict[Any, str]) -> Any:
+    """The page after a deal: a single player's seat, else every player's link (kept in this
+    phone's session, so a reload shows them again)."""
+    session[SEAT_LINKS] = {"game": game_id, "links": list(links.items())}
+    if len(links) == 1:
+        return redirect(next(iter(links.values())), 303)
+    return redirect(url_for(".seat_links", table_id=table_id, game_id=game_id), 303)
 
 
 @bp.get("/t/<id:table_id>/virtual/<id:game_id>/links")
@@ -122,6 +148,9 @@ def seats(table_id: int, game_id: int) -> str:
         game=game,
         seats=sorted((seat for side in game.sides for seat in side.seats), key=_seat_number),
         names=seat_names_of(in_language(game_view(game))),
+        levels=LEVELS,
+        default_level=DEFAULT_COMPUTER,
+        level_name=level_name,
     )
 
 
@@ -139,6 +168,46 @@ def new_seat_link(table_id: int, game_id: int, number: int) -> Any:
     links = {int(seat): kept_link for seat, kept_link in links.items()} | {number: link}
     session[SEAT_LINKS] = {"game": game_id, "links": list(links.items())}
     return redirect(url_for(".seat_links", table_id=table_id, game_id=game_id), 303)
+
+
+@bp.post("/t/<id:table_id>/virtual/<id:game_id>/seats/<int:number>/computer")
+def hand_seat_to_computer(table_id: int, game_id: int, number: int) -> Any:
+    """A computer of the level chosen plays an absent player's seat until it is taken back."""
+    table = page_table(table_id)
+    game = locked_game(table, game_id)
+    if not game.virtual:
+        raise NotFound(N_("There is no such game at this table."))
+    level = request.form.get("computer") or DEFAULT_COMPUTER
+    body = load(StandInSchema(), {"computer": level})
+    virtual.hand_to_computer(game, number, body["computer"])
+    return redirect(url_for(".seats", table_id=table_id, game_id=game_id), 303)
+
+
+@bp.post("/t/<id:table_id>/virtual/<id:game_id>/seats/<int:number>/player")
+def take_seat_back(table_id: int, game_id: int, number: int) -> Any:
+    """The seat's player plays it again, from the table's phone."""
+    table = page_table(table_id)
+    game = locked_game(table, game_id)
+    if not game.virtual:
+        raise NotFound(N_("There is no such game at this table."))
+    virtual.take_back(game, number)
+    return redirect(url_for(".seats", table_id=table_id, game_id=game_id), 303)
+
+
+@bp.post("/play/<token>/take-back")
+def take_back(token: str) -> Any:
+    """The player, back at the table, takes the seat back from the computer on their phone."""
+    seat = _seat_of(token)
+    table = db.session.get(Table, seat.side.game.table_id)
+    assert table is not None
+    game = locked_game(table, seat.side.game_id)
+    notice = None
+    try:
+        virtual.take_back(game, seat.seat)
+    except Conflict:
+        db.session.rollback()
+        notice = gettext("The game has moved on since this page was shown.")
+    return redirect(url_for(".play", token=token, notice=notice))
 
 
 def _table_virtual_game(table: Table, game_id: int) -> Game:
@@ -258,10 +327,12 @@ def _render(game: Game, played: EngineGame, seat: Seat, token: str, notice: str 
         notice=notice,
         poll=url_for(".play", token=token),
         action=url_for(".move", token=token),
+        take_back=url_for(".take_back", token=token),
         hint=url_for("api.virtual.read_hint", table_id=game.table_id, game_id=game.id),
         token=token,
         card_face=card_face,
         holds_safety=words.holds_safety,
+        level_name=level_name,
         move_label=words.label,
         move_name=words.name,
     )

@@ -57,6 +57,12 @@ class VirtualGameCreateSchema(Strict):
     )
 
 
+class StandInSchema(Strict):
+    """The computer that plays a player's seat while the player is away."""
+
+    computer = ComputerLevel(required=True)
+
+
 class MoveSchema(Strict):
     """A move of a virtual game, numbered: the number the phone read as next."""
 
