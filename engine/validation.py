@@ -491,11 +491,12 @@ class _Checks:
             return _NOT_EARNED[claim, "200s unsaid"], {}
         if claim is Category.SAFE_TRIP:
             return _NOT_EARNED[claim, "200s"], {"count": side.two_hundreds or 0}
-        # A shutout is worth nothing only while an opponent side has travelled.
-        travelled = next(other for other in report.sides if other is not side and other.distance)
+        travelled = [other for other in report.sides if other is not side and other.distance]
+        if not travelled:  # a report with no opponent side at all (its count refused besides)
+            return _NOT_EARNED[claim, "no opponent"], {}
         return _NOT_EARNED[claim, "travelled"], {
-            "other": travelled.name,
-            "distance": travelled.distance,
+            "other": travelled[0].name,
+            "distance": travelled[0].distance,
         }
 
     def not_completed(self, claim: Category, completer: int | None) -> tuple[str, dict[str, Fact]]:
@@ -561,6 +562,9 @@ _NOT_EARNED: dict[tuple[Category, str], str] = {
     ),
     (Category.SHUTOUT, "other trip"): N_(
         "A shutout is claimed for %(side)s, but %(other)s completed the trip."
+    ),
+    (Category.SHUTOUT, "no opponent"): N_(
+        "A shutout is claimed for %(side)s, but no opponent side was left at 0 km."
     ),
     (Category.SHUTOUT, "travelled"): N_(
         "A shutout is claimed for %(side)s, but %(other)s travelled %(distance)s km."

@@ -534,3 +534,14 @@ def test_extension_claims_in_the_team_game_are_refused_for_both_sides() -> None:
         ProblemCode.CLAIM_NOT_EARNED,
     ]
     assert all("4-player game has no extension" in p.detail for p in found[1:])
+
+
+def test_a_shutout_claimed_with_no_opponent_side_says_why_and_does_not_crash() -> None:
+    """Found by fuzzing the API: one side sent where two are needed, under the capot rule."""
+    report = hand(2, side("A", 0, claims=["shutout"]), variants={"shutout": "capot"})
+    found = problems(report)
+    assert [p.code for p in found] == [
+        ProblemCode.SIDES_COUNT_MISMATCH,
+        ProblemCode.CLAIM_NOT_EARNED,
+    ]
+    assert "no opponent side was left at 0 km" in found[1].detail
