@@ -3,6 +3,7 @@ way; the language follows the switch or the browser."""
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import re
@@ -24,6 +25,7 @@ from scorekeeper.errors import PAGE_TITLES
 from scorekeeper.i18n import DATA_WORDS, gettext
 from scorekeeper.levels import LEVELS
 from scorekeeper.models import GameStatus
+from scorekeeper.standings import HISTORY_COLUMNS
 from tests.api.conftest import TableAccess, create_table
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -209,8 +211,8 @@ def test_french_pages_write_numbers_the_french_way(
     client, table_id, game_id = finished_game
     french_page = {"Accept-Language": "fr"}
     board = client.get(f"/t/{table_id}/games/{game_id}", headers=french_page).text
-    assert f'data-side="0">6{NARROW_NBSP}400</span>' in board
-    assert f"(6{NARROW_NBSP}400)" in board  # the winner's banner
+    assert f'data-side="0" data-points="6400">6{NARROW_NBSP}400</span>' in board
+    assert f"victoire de Ann avec 6{NARROW_NBSP}400 points" in board  # the winner's banner
     history = cells(client.get(f"/t/{table_id}/history", headers=french_page).text)
     # Ann: 1 game, 1 won, 100 %, 6,400 / 3 hands, best hand 4,000.
     ann = ["Ann", "1", "1", "100\xa0%", f"2{NARROW_NBSP}133,3", f"4{NARROW_NBSP}000"]
@@ -225,10 +227,43 @@ def test_english_pages_write_numbers_the_english_way(
     client, table_id, game_id = finished_game
     english_page = {"Accept-Language": "en"}
     board = client.get(f"/t/{table_id}/games/{game_id}", headers=english_page).text
-    assert 'data-side="0">6,400</span>' in board
+    assert 'data-side="0" data-points="6400">6,400</span>' in board
     history = cells(client.get(f"/t/{table_id}/history", headers=english_page).text)
     assert history[:6] == ["Ann", "1", "1", "100%", "2,133.3", "4,000"]
     assert ["won", "lost"] == [cell for cell in history if cell in ("won", "lost")]
+
+
+def test_the_french_export_speaks_french_and_opens_in_a_french_spreadsheet(
+    finished_game: tuple[FlaskClient, int, int],
+) -> None:
+    client, table_id, _ = finished_game
+    url = f"/t/{table_id}/history.csv"
+    french = client.get(url, headers={"Accept-Language": "fr"}).text.splitlines()
+    assert french[0].split(",") == [
+        "partie",
+        "finie le (UTC)",
+        "joueurs",
+        "manches",
+        "numéro du camp",
+        "camp",
+        "numéro du joueur",
+        "joueur",
+        "total",
+        "résultat",
+        "dans l'appli",
+    ]
+    assert [row.split(",")[-2:] for row in french[1:]] == [["gagnée", "non"], ["perdue", "non"]]
+    assert [row.split(",")[-3] for row in french[1:]] == ["6400", "1050"]  # numbers a sheet reads
+    spreadsheet = client.get(
+        url, query_string={"spreadsheet": 1}, headers={"Accept-Language": "fr"}
+    )
+    assert spreadsheet.data.startswith(codecs.BOM_UTF8)
+    rows = spreadsheet.data.decode("utf-8-sig").splitlines()
+    assert rows[0].split(";")[:2] == ["partie", "finie le (UTC)"]
+    assert rows[1].split(";")[-2:] == ["gagnée", "non"]
+    english = client.get(url, headers={"Accept-Language": "en"}).text.splitlines()
+    assert english[0].split(",") == list(HISTORY_COLUMNS)  # the API's pinned file
+    assert english[1].split(",")[-2:] == ["won", "False"]
 
 
 def test_an_error_page_speaks_french(sqlite_app: Flask) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterable, Mapping
 
 from flask import Blueprint, Response
 from sqlalchemy import select
@@ -42,13 +43,24 @@ def history_csv(table_id: int) -> Response:
 
 
 def csv_response(games: list[Game]) -> Response:
-    """The history rows of ``games`` as a CSV download."""
+    """The history rows of ``games`` as a CSV download: the contract's columns and words."""
     rows = row_schema.dump(list(history_rows(games)), many=True)
+    return csv_download(dict(zip(HISTORY_COLUMNS, HISTORY_COLUMNS, strict=True)), rows)
+
+
+def csv_download(
+    columns: Mapping[str, str], rows: Iterable[Mapping[str, object]], *, spreadsheet: bool = False
+) -> Response:
+    """``rows`` as a CSV file whose header says ``columns`` (each key's heading). For a
+    ``spreadsheet`` of a comma-decimal locale (French Excel), cells are separated by ``;`` and
+    the file starts with a byte order mark, without which Excel reads UTF-8 as Latin-1."""
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=HISTORY_COLUMNS, lineterminator="\r\n")
-    writer.writeheader()
+    if spreadsheet:
+        buffer.write("\ufeff")
+    writer = csv.writer(buffer, delimiter=";" if spreadsheet else ",", lineterminator="\r\n")
+    writer.writerow(columns.values())
     for row in rows:
-        writer.writerow({key: _cell(value) for key, value in row.items()})
+        writer.writerow(_cell(row[key]) for key in columns)
     return Response(
         buffer.getvalue(),
         mimetype="text/csv",

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, render_template
+from flask import Blueprint, Response, render_template, request
 from sqlalchemy import select
 
-from scorekeeper.api.history import csv_response, finished_games
+from engine.names import Language
+from scorekeeper.api.history import csv_download, csv_response, finished_games
 from scorekeeper.extensions import db
+from scorekeeper.i18n import N_, gettext, language, pgettext
 from scorekeeper.levels import seat_label, side_label
-from scorekeeper.models import Game
+from scorekeeper.models import Game, Seat, Side
 from scorekeeper.pages.access import page_table
 from scorekeeper.standings import history_rows, player_statistics
 
@@ -27,15 +29,58 @@ def history(table_id: int) -> str:
     statistics = [(player, player_statistics(player.id, games)) for player in table.players]
     finished = finished_games(table)
     # A row per seat, in the order history_rows gives them: computers named in the page's language.
-    seats = [(side, seat) for game in finished for side in game.sides for seat in side.seats]
     rows = [
         {**row, "side_name": side_label(side), "player": seat_label(seat)}
-        for row, (side, seat) in zip(history_rows(finished), seats, strict=True)
+        for row, (side, seat) in zip(history_rows(finished), _seats(finished), strict=True)
     ]
     return render_template("pages/history.html", table=table, rows=rows, statistics=statistics)
 
 
 @bp.get("/t/<id:table_id>/history.csv")
 def export(table_id: int) -> Response:
-    """The history as CSV, the same file the API gives."""
-    return csv_response(finished_games(page_table(table_id)))
+    """The history as CSV in the page's language: in English the API's own file; in French the
+    headings, results and yes/no in French, and ``?spreadsheet=1`` makes it open as columns in
+    a French spreadsheet (``;`` between cells, a byte order mark)."""
+    games = finished_games(page_table(table_id))
+    spreadsheet = request.args.get("spreadsheet") == "1"
+    if language() is Language.EN and not spreadsheet:
+        return csv_response(games)
+    results = {
+        "won": pgettext("result", "won"),
+        "lost": pgettext("result", "lost"),
+        "tied": pgettext("result", "tied"),
+    }
+    rows = [
+        {
+            **row,
+            "finished_at": row["finished_at"].isoformat(sep=" ", timespec="minutes"),
+            "side_name": side_label(side),
+            "player": seat_label(seat),
+            "result": results[row["result"]],
+            "virtual": gettext("yes") if row["virtual"] else gettext("no"),
+        }
+        for row, (side, seat) in zip(history_rows(games), _seats(games), strict=True)
+    ]
+    columns = {key: gettext(heading) for key, heading in EXPORT_HEADINGS.items()}
+    return csv_download(columns, rows, spreadsheet=spreadsheet)
+
+
+EXPORT_HEADINGS = {
+    "game_id": N_("game"),
+    "finished_at": N_("finished at (UTC)"),
+    "players": N_("players"),
+    "hands": N_("hands"),
+    "side": N_("side number"),
+    "side_name": N_("side"),
+    "player_id": N_("player number"),
+    "player": N_("player"),
+    "total": N_("total"),
+    "result": N_("result"),
+    "virtual": N_("in the app"),
+}
+"""The export's headings in the page's language, one per column of the API's file."""
+
+
+def _seats(games: list[Game]) -> list[tuple[Side, Seat]]:
+    """Each seat of ``games`` with its side, in the order :func:`history_rows` gives them."""
+    return [(side, seat) for game in games for side in game.sides for seat in side.seats]
