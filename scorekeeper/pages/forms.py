@@ -37,7 +37,7 @@ def _number(form: Mapping[str, str], name: str, path: str, problems: list[Proble
     if value is None:
         problems.append(
             Problem.of(
-                ProblemCode.INVALID_FIELD, path, N_("“%(text)s” is not a number."), text=text
+                ProblemCode.INVALID_FIELD, path, N_("“%(typed)s” is not a number."), typed=text
             )
         )
     return value
