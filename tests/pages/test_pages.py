@@ -90,9 +90,10 @@ def test_a_game_from_table_to_game_over(page: Page, live_server: str) -> None:
 
     # A refused claim: Ann claims a shutout while Bob travelled 75 km; nothing is saved.
     enter_hand(page, [SAFE_WIN, {"75": "1"}], completed=0, claims={0: "shutout"})
-    expect(page.locator("#side-0 .problem")).to_have_text(
-        "Ann claims a shutout, but <b>Bob</b> travelled 75 km."
-    )
+    refusal = page.locator("#side-0 .problem")
+    expect(refusal).to_have_attribute("data-code", "claim_not_earned")
+    expect(refusal).to_have_attribute("data-path", "/sides/0/claims/0")
+    expect(refusal).to_contain_text("<b>Bob</b>")  # a name is text, never markup
     page.get_by_role("link", name="Back to the game").click()
     expect_totals(page, "0", "0")
 
