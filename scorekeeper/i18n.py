@@ -46,8 +46,10 @@ def say(said: Sentence | Problem) -> str:
     """A sentence of the engine (or a problem's) in the request's language: the template
     through the catalogs, each fact written the language's way (numbers, card names, lists)."""
     sentence = said.sentence if isinstance(said, Problem) else said
-    facts = {name: _local(fact) for name, fact in sentence.facts.items()}
-    return gettext(sentence.template, **facts)
+    template = gettext(sentence.template)  # the facts are filled apart: any name may be a fact's
+    if not sentence.facts:
+        return template
+    return template % {name: _local(fact) for name, fact in sentence.facts.items()}
 
 
 def _local(fact: Fact) -> str:
