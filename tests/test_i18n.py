@@ -266,6 +266,24 @@ def test_the_french_export_speaks_french_and_opens_in_a_french_spreadsheet(
     assert english[1].split(",")[-2:] == ["won", "False"]
 
 
+def test_a_missing_game_speaks_french(finished_game: tuple[FlaskClient, int, int]) -> None:
+    client, table_id, _ = finished_game
+    missing = client.get(f"/t/{table_id}/games/999", headers={"Accept-Language": "fr"})
+    assert missing.status_code == 404
+    assert "<h1>Introuvable</h1>" in missing.text
+    assert "Cette partie n&#39;existe pas à cette table." in missing.text
+
+
+def test_a_server_error_speaks_french(sqlite_app: Flask) -> None:
+    sqlite_app.logger.disabled = True  # the trace of the error below is expected
+    sqlite_app.add_url_rule("/t/0/boom", "boom", lambda: 1 / 0)
+    failed = sqlite_app.test_client().get("/t/0/boom", headers={"Accept-Language": "fr"})
+    assert failed.status_code == 500
+    assert "<h1>Erreur interne du serveur</h1>" in failed.text
+    assert "Le serveur n&#39;a pas pu répondre." in failed.text
+    assert "The server" not in failed.text and "internal error" not in failed.text
+
+
 def test_an_error_page_speaks_french(sqlite_app: Flask) -> None:
     page = sqlite_app.test_client().get("/t/12", headers={"Accept-Language": "fr"})
     assert page.status_code == 404
