@@ -60,6 +60,9 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "PERMANENT_SESSION_LIFETIME": timedelta(days=365),
         "TRUSTED_PROXIES": 0,  # proxies whose X-Forwarded-* headers are believed (security.py)
         "VIRTUAL_GAME_CACHE": 32,  # virtual games kept restored per worker, 0 none (game_cache.py)
+        # Seconds a coup-fourré window stays open for the people of an attacked side, all asked
+        # at once; 0: no window, each answers in turn (virtual.py).
+        "VIRTUAL_CHANCE_WINDOW": 5,
         # The hands' JSON columns read back with orjson (jsonio.py): the bulk of a game's read.
         "SQLALCHEMY_ENGINE_OPTIONS": {"json_deserializer": stored_json},
     }

@@ -15,16 +15,22 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from datetime import datetime, timedelta
 from random import Random
 from typing import Any
 
+from flask import current_app
 from sqlalchemy import select
 from werkzeug.exceptions import Conflict, NotFound
 
 from engine import Problem, ProblemCode, Rules
+from engine.cards import Card
+from engine.codes import CARDS, SAFETY_FOR
 from engine.errors import IllegalMove, InvalidRecord
 from engine.game import Game as EngineGame
-from engine.moves import Move, PassCoupFourre, move_from_dict
+from engine.legality import answers
+from engine.moves import PASS, CoupFourre, Move, PassCoupFourre, move_from_dict
+from engine.phase import Phase
 from engine.players import make_player
 from engine.sentences import Fact
 from engine.view import SeatView, seat_view
@@ -44,7 +50,7 @@ from scorekeeper.models import (
     VirtualMove,
     utcnow,
 )
-from scorekeeper.operations import invalid_request, rules_for, team_name
+from scorekeeper.operations import invalid_request, locked_game, rules_for, team_name
 from scorekeeper.problems import InvalidRequest
 
 COMPUTERS = tuple(level.computer for level in LEVELS)
@@ -103,7 +109,7 @@ def rematch(table: Table, game: Game) -> tuple[Game, dict[int, str]]:
     computers in the same seats, the same variants; each player's new token (the only time it is
     known). A seat a computer stood in for goes back to its player."""
     if game.status == GameStatus.IN_PROGRESS:
-        raise Conflict("The game is in progress: a rematch is dealt once it has ended.")
+        raise Conflict(gettext("The game is in progress: a rematch is dealt once it has ended."))
     chairs = sorted((seat for side in game.sides for seat in side.seats), key=lambda s: s.seat)
     seats = [
         {"player": seat.player_id} if seat.player_id is not None else {"computer": seat.computer}
@@ -123,13 +129,13 @@ def human_seat(game: Game, number: int) -> Seat:
     seat, 409 if a computer sits there (it has no link) or the game has ended."""
     seat = next((seat for side in game.sides for seat in side.seats if seat.seat == number), None)
     if seat is None:
-        raise NotFound(f"This game has no seat {number}.")
+        raise NotFound(gettext("This game has no seat %(number)s.", number=number))
     if seat.player_id is None:
-        raise Conflict(f"Seat {number} is a computer player's: it has no link.")
-    if game.status != GameStatus.IN_PROGRESS:
         raise Conflict(
-            f"The game is {game.status.replace('_', ' ')}: its seats are kept as they are."
+            gettext("Seat %(number)s is a computer player's: it has no link.", number=number)
         )
+    if game.status != GameStatus.IN_PROGRESS:
+        raise Conflict(gettext("The game has ended: its seats are kept as they are."))
     return seat
 
 
@@ -150,14 +156,11 @@ def hand_to_computer(game: Game, number: int, computer: str) -> None:
     seat until the seat is taken back. Its moves are stored as its own (:func:`stand_in_hands`).
     """
     seat = human_seat(game, number)
-    if computer not in COMPUTERS:
-        raise invalid_request(
-            "/computer",
-            ProblemCode.INVALID_FIELD,
-            f"There is no computer player {computer!r}; there are {', '.join(COMPUTERS)}.",
-        )
+    assert computer in COMPUTERS, computer  # the request's schema loaded it
     if seat.stand_in is not None:
-        raise Conflict(f"A computer already plays seat {number}: take it back first.")
+        raise Conflict(
+            gettext("A computer already plays seat %(number)s: take it back first.", number=number)
+        )
     seat.stand_in = computer
     with restored(game) as played:
         _let_computers_play(game, played)
@@ -170,7 +173,12 @@ def take_back(game: Game, number: int) -> None:
     computer playing it stops, and the player moves from the seat's next turn."""
     seat = human_seat(game, number)
     if seat.stand_in is None:
-        raise Conflict(f"Seat {number} is played by its player: there is nothing to take back.")
+        raise Conflict(
+            gettext(
+                "Seat %(number)s is played by its player: there is nothing to take back.",
+                number=number,
+            )
+        )
     seat.stand_in = None
     game.updated_at = utcnow()
     db.session.commit()
@@ -359,6 +367,9 @@ def play(
         raise invalid_request(
             "/move", ProblemCode.INVALID_FIELD, "%(why)s", why=str(error)
         ) from None
+    if close_window(game, played):
+        db.session.commit()  # the window's time was up before this move came
+        raise Conflict(gettext("The coup-fourré window has closed: read the game again."))
     count = played.move_count
     if number < count:
         stored = db.session.execute(
@@ -387,6 +398,7 @@ def play(
                 number=number,
             )
         )
+    _into_window(game, played, seat, move)
     if played.hand.to_act != seat:
         waiting = played.hand.to_act
         raise Conflict(
@@ -404,6 +416,120 @@ def play(
     _let_computers_play(game, played)
     db.session.commit()
     return False
+
+
+# -- the coup-fourré window ------------------------------------------------------------------------
+#
+# With people at a game every seat of an attacked side is asked about every hazard, holder of the
+# safety or not (private chances, RULES.md §6), so nobody learns where a safety is. Asked one
+# after another, each person had to tap to let the chance go, and most of those taps interrupted
+# someone whose turn it was not. The window asks them all at once instead: for a fixed number of
+# seconds, the same for every seat and every hazard, a holder may lay the safety; then the window
+# closes by itself and every person asked lets the chance go, stored as the same passes, in the
+# same order, as before. No page offers to close it early, so how long it stays open never
+# depends on who holds what.
+
+
+def chance_window() -> float:
+    """How long, in seconds, a coup-fourré window stays open for the people asked (the app's
+    ``VIRTUAL_CHANCE_WINDOW``); 0: no window, each person asked answers in turn."""
+    return float(current_app.config.get("VIRTUAL_CHANCE_WINDOW", 0))
+
+
+def clock() -> datetime:
+    """Now, as the window and the stored moves tell time (tests set it)."""
+    return utcnow()
+
+
+def _players_of(game: Game) -> dict[int, str | None]:
+    """Each seat's computer player (a computer's seat, or one standing in), None for a person."""
+    return {seat.seat: seat.computer or seat.stand_in for side in game.sides for seat in side.seats}
+
+
+def window_closes_at(game: Game, played: EngineGame) -> datetime | None:
+    """When the coup-fourré window open now closes: the time of the move that opened the chance
+    (the last move that is not a pass) and the window's length; None if no window is open (no
+    chance, a computer asked, or windows off)."""
+    window = chance_window()
+    hand = played.hand
+    if window <= 0 or played.over or hand.phase is not Phase.COUP_FOURRE:
+        return None
+    if _players_of(game)[hand.to_act] is not None:
+        return None
+    opened = played.move_count - 1
+    for _, move in reversed(played.moves[-1]):
+        if not isinstance(move, PassCoupFourre):
+            break
+        opened -= 1
+    stored = db.session.execute(
+        select(VirtualMove.created_at).where(
+            VirtualMove.game_id == game.id, VirtualMove.number == opened
+        )
+    ).scalar_one()
+    return stored + timedelta(seconds=window)
+
+
+def window_seats(game: Game, played: EngineGame) -> tuple[int, ...]:
+    """The people asked in the window open now, all at once (none if no window is open)."""
+    chance = played.hand.chance
+    if chance is None or window_closes_at(game, played) is None:
+        return ()
+    players = _players_of(game)
+    return tuple(seat for seat in chance.seats if players[seat] is None)
+
+
+def window_moves(played: EngineGame, seat: int) -> tuple[Move, ...]:
+    """The coups-fourrés ``seat``, asked in the open window, may lay now (never a pass: the
+    window closes by itself)."""
+    return tuple(move for move in answers(played.hand, seat) if isinstance(move, CoupFourre))
+
+
+def window_hazard(played: EngineGame, seat: int) -> Card:
+    """The hazard ``seat`` is asked about in the open window: the one its safety answers if it
+    holds one, else the first (as :attr:`engine.view.SeatView.pending_hazard` says it)."""
+    hazards = played.hand.chance_hazards
+    hand = played.hand.hands[seat]
+    return CARDS[next((hazard for hazard in hazards if SAFETY_FOR[hazard] in hand), hazards[0])]
+
+
+def close_window(game: Game, played: EngineGame) -> bool:
+    """If the open window's time is up, every person it asks lets the chance go, in the order
+    the chance asks them, and the computers play on; True if any move was played (the caller
+    commits). A computer's hazard then opens a window of its own, from its own time."""
+    closed = False
+    while (closes := window_closes_at(game, played)) is not None and closes <= clock():
+        _apply(game, played, played.hand.to_act, PASS)
+        _let_computers_play(game, played)
+        closed = True
+    return closed
+
+
+def settle(game: Game) -> Game:
+    """``game`` with its coup-fourré window closed if its time is up (committed), for a request
+    that reads it: the phones' polls close the window, nobody has to tap. The game is locked
+    only when there is a window to close."""
+    if chance_window() <= 0 or game.status != GameStatus.IN_PROGRESS:
+        return game
+    with restored(game) as played:
+        closes = window_closes_at(game, played)
+    if closes is None or closes > clock():
+        return game
+    table = db.session.get(Table, game.table_id)
+    assert table is not None
+    game = locked_game(table, game.id)
+    with restored(game) as played:
+        if close_window(game, played):
+            db.session.commit()
+    return game
+
+
+def _into_window(game: Game, played: EngineGame, seat: int, move: Move) -> None:
+    """A person asked in the open window lays a coup-fourré before the chance reaches its seat:
+    the seats asked before it let the chance go first, as the chance would have them."""
+    if not isinstance(move, CoupFourre) or seat not in window_seats(game, played):
+        return
+    while played.hand.to_act != seat and played.hand.phase is Phase.COUP_FOURRE:
+        _apply(game, played, played.hand.to_act, PASS)
 
 
 def _let_computers_play(game: Game, played: EngineGame) -> None:
@@ -474,7 +600,12 @@ def _apply(
     number = played.move_count
     score = played.apply(move, seat)
     stored = VirtualMove(
-        game_id=game.id, number=number, seat=seat, move=move.to_dict(), stand_in=stand_in
+        game_id=game.id,
+        number=number,
+        seat=seat,
+        move=move.to_dict(),
+        stand_in=stand_in,
+        created_at=clock(),
     )
     db.session.add(stored)
     if score is not None:

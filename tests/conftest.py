@@ -36,6 +36,9 @@ from scorekeeper.extensions import db
 from tests import postgres
 
 IN_CI = os.environ.get("CI") == "true"
+# Virtual games in tests ask the people of an attacked side one after another, as with no
+# coup-fourré window: the window runs on the clock, and its own tests set it and the clock.
+os.environ.setdefault("SCOREKEEPER_VIRTUAL_CHANCE_WINDOW", "0")
 EXPECT_COMPILED = os.environ.get("ENGINE_EXPECT_COMPILED") == "1"
 ROOT = Path(__file__).resolve().parents[1]
 

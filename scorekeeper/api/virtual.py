@@ -93,7 +93,7 @@ def read_virtual_game(table_id: int, game_id: int) -> Response:
     """The game as the token's seat sees it, or as a watcher with the table's token (ETag, 304);
     ``since`` limits the event log to the moves from that number on."""
     seat = authorized_seat(table_id, game_id)
-    game = _virtual_game(table_id, game_id)
+    game = virtual.settle(_virtual_game(table_id, game_id))
     since = load(VirtualQuerySchema(), request.args.to_dict())["since"]
     number = None if seat is None else seat.seat
     return respond(view_body(game, number, since), etag=_etag(game, number, since))

@@ -247,6 +247,7 @@ def play(token: str) -> Response:
     seat = _seat_of(token)
     game = db.session.get(Game, seat.side.game_id, options=Game.everything())
     assert game is not None
+    game = virtual.settle(game)
     hold_seat(game.id, seat.seat, url_for(".play", token=token))
     etag = f"{game.etag}-seat{seat.seat}-{language()}-{form_key()}"  # its move forms' token
     if request.if_none_match.contains(etag):
@@ -299,6 +300,13 @@ def _render(game: Game, played: EngineGame, seat: Seat, token: str, notice: str 
     seat_names = seat_names_of(view)
     state = None if played.over else seat_view(played.hand, seat.seat)
     moves = [] if state is None else [legal.to_dict() for legal in state.legal_moves]
+    pending = None if state is None else state.pending_hazard
+    # In an open coup-fourré window every person asked sees the same prompt at once; a holder
+    # may lay the safety, nobody can close it early (no pass button): it closes by itself.
+    window = seat.seat in virtual.window_seats(game, played)
+    if window:
+        moves = [legal.to_dict() for legal in virtual.window_moves(played, seat.seat)]
+        pending = virtual.window_hazard(played, seat.seat)
     options: dict[str, list[dict[str, Any]]] = {}
     for wire in moves:
         if wire["move"] in ("play", "discard", "coup_fourre"):
@@ -316,7 +324,9 @@ def _render(game: Game, played: EngineGame, seat: Seat, token: str, notice: str 
         seat=seat,
         seat_names=seat_names,
         state=state,
-        your_turn=state is not None and state.to_act == seat.seat,
+        your_turn=state is not None and state.to_act == seat.seat and not window,
+        window=window,
+        pending=pending,
         moves=moves,
         options=options,
         number=played.move_count,
@@ -331,7 +341,7 @@ def _render(game: Game, played: EngineGame, seat: Seat, token: str, notice: str 
         hint=url_for("api.virtual.read_hint", table_id=game.table_id, game_id=game.id),
         token=token,
         card_face=card_face,
-        holds_safety=words.holds_safety,
+        holds_safety=bool(moves) if window else words.holds_safety,
         level_name=level_name,
         move_label=words.label,
         move_name=words.name,

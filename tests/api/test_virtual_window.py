@@ -1,0 +1,154 @@
+"""The coup-fourré window (RULES.md §6 with people at a virtual game): the people of an attacked
+side are asked all at once, for a fixed time, and the window closes by itself. What is stored and
+what any other seat or a watcher sees is the same whether or not a seat holds the safety."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from random import Random
+from typing import Any
+
+import pytest
+
+from scorekeeper import virtual
+from scorekeeper.models import utcnow
+from tests.api.conftest import TableAccess
+from tests.api.test_virtual import SeatAccess, seeds, started
+
+__all__ = ["seeds"]  # the games are dealt from the seeds 1, 2, 3... (test_virtual's fixture)
+
+WINDOW = 5.0
+SAFETY = {
+    "accident": "driving_ace",
+    "out_of_gas": "extra_tank",
+    "flat_tire": "puncture_proof",
+    "stop": "right_of_way",
+    "speed_limit": "right_of_way",
+}
+
+
+class Clock:
+    """The time the window and the stored moves go by: it moves only when the test says."""
+
+    def __init__(self) -> None:
+        self.now = utcnow()
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def wait(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def clock(table: TableAccess, monkeypatch: pytest.MonkeyPatch) -> Clock:
+    """Windows of ``WINDOW`` seconds on a clock of the test's own."""
+    monkeypatch.setitem(table.client.application.config, "VIRTUAL_CHANCE_WINDOW", WINDOW)
+    clock = Clock()
+    monkeypatch.setattr(virtual, "clock", clock)
+    return clock
+
+
+def hazard_of(events: list[dict[str, Any]]) -> dict[str, Any]:
+    """The move that opened the chance: the last one that is not a pass."""
+    return next(event for event in reversed(events) if event["move"] != "pass")
+
+
+def play_to_a_window(
+    seats: dict[int, SeatAccess], rng: Random, clock: Clock
+) -> dict[str, Any] | None:
+    """The people play (a random play, keeping their safeties for a coup-fourré, else a
+    discard), a second apart, until a window opens on them: the watcher's view then, or None
+    if the game ends first."""
+    watcher = next(iter(seats.values())).table
+    url = next(iter(seats.values())).url
+    while True:
+        view = watcher.client.get(url, headers=watcher.headers).get_json()
+        state = view["state"]
+        if state is None:
+            return None
+        if state["phase"] == "coup_fourre" and state["to_act"] in seats:
+            return dict(view)
+        mine = seats[state["to_act"]].read()
+        moves = mine["state"]["legal_moves"]
+        plays = [m for m in moves if m["move"] == "play" and m["card"] not in SAFETY.values()]
+        move = rng.choice(plays or moves)
+        clock.wait(1)
+        assert seats[state["to_act"]].move(mine["next_move"], move).status_code == 200
+
+
+def test_the_window_closes_by_itself_the_same_for_holders_and_the_others(
+    table: TableAccess, clock: Clock
+) -> None:
+    """Ann and Bob partner against two computers. Whenever a hazard lands on them, nothing moves
+    until the window's time is up, whoever holds the safety; then both of them let it go in the
+    order the chance asks them, without a request from either."""
+    _, seats = started(table, [None, "strong", None, "strong"])
+    rng = Random(4)
+    windows = held = 0
+    while windows < 3 or not held:
+        view = play_to_a_window(seats, rng, clock)
+        assert view is not None, "the game ended before a person held a safety"
+        windows += 1
+        hazard = hazard_of(view["events"])
+        asked = [seat for seat in (0, 2) if view["state"]["hand_sizes"][seat]]
+        holders = [s for s in asked if SAFETY[hazard["card"]] in seats[s].read()["state"]["hand"]]
+        held += bool(holders)
+        public = [s.read()["state"]["tableaux"] for s in seats.values()]
+        clock.wait(WINDOW - 0.5)
+        for seat in seats.values():  # a poll before the time is up changes nothing
+            again = seat.read()
+            assert again["next_move"] == view["next_move"]
+            assert again["state"]["phase"] == "coup_fourre"
+            assert again["state"]["tableaux"] == public[0] == public[1]
+        clock.wait(0.5)
+        after = seats[0].read(since=view["next_move"])
+        answers = [event for event in after["events"] if event["hand"] == hazard["hand"]]
+        passes = [event["seat"] for event in answers if event["move"] == "pass"]
+        assert passes[: len(asked)] == sorted(asked, key=lambda s: (s == after_seat(hazard), s))
+    assert held  # the known deals did put a safety in a person's hand
+
+
+def after_seat(hazard: dict[str, Any]) -> int:
+    """The seat whose turn comes next after the hazard (asked last; nobody out of cards here)."""
+    return (int(hazard["seat"]) + 1) % 4
+
+
+def test_a_holder_asked_later_lays_the_safety_within_the_window_and_not_after(
+    table: TableAccess, clock: Clock
+) -> None:
+    """Within the window a holder need not wait for the partner asked before it: the partner
+    lets the chance go as the chance would have it, then the coup-fourré. Once the time is up
+    the window is closed, and a coup-fourré sent late is refused, the passes stored instead."""
+    _, seats = started(table, [None, "strong", None, "strong"])
+    rng = Random(4)
+    early = late = False
+    while not (early and late):
+        view = play_to_a_window(seats, rng, clock)
+        assert view is not None, "the game ended before both cases came up"
+        hazard = hazard_of(view["events"])
+        safety = SAFETY[hazard["card"]]
+        holder = next((s for s in (0, 2) if safety in seats[s].read()["state"]["hand"]), None)
+        if holder is None:
+            clock.wait(WINDOW)
+            continue
+        coup_fourre = {"move": "coup_fourre", "card": safety}
+        if not early and holder != view["state"]["to_act"]:
+            clock.wait(WINDOW - 1)
+            response = seats[holder].move(view["next_move"], coup_fourre)
+            assert response.status_code == 200, response.get_json()
+            events = response.get_json()["events"]
+            assert [(e["seat"], e["move"]) for e in events[:2]] == [
+                (view["state"]["to_act"], "pass"),
+                (holder, "coup_fourre"),
+            ]
+            early = True
+        elif early and not late:
+            clock.wait(WINDOW)
+            response = seats[holder].move(view["next_move"], coup_fourre)
+            assert response.status_code == 409
+            after = seats[holder].read(since=view["next_move"])["events"]
+            assert after[0]["move"] == "pass" and "coup_fourre" not in {e["move"] for e in after}
+            late = True
+        else:
+            clock.wait(WINDOW)
