@@ -252,6 +252,38 @@ def test_a_rematch_deals_the_same_seats_again(phone: Callable[..., Page], live_s
     expect(table.locator("a.row-link")).to_have_count(2)  # two games on the table
 
 
+def test_the_coup_fourre_window_closes_by_itself(
+    page: Page, live_server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a window (2 s here) a hazard on the player's side shows the same prompt whether or
+    not the player holds the safety, with no button to let the chance go: the window closes by
+    itself, and the page moves on without a tap."""
+    monkeypatch.setattr(virtual, "new_seed", lambda: 7)  # the deal puts hazards on the player
+    monkeypatch.setattr(virtual, "chance_window", lambda: 2.0)
+    deal(page, live_server, ["Ann", "Computer (Club)"], table="Window")
+    window = page.locator(".prompt .window")
+    for _ in range(MOVES_IN_A_HAND):
+        if window.count() or page.locator("#hand-over").count():
+            break
+        holder = page.locator(".prompt").get_by_role("button", name="Coup-fourré!")
+        playable = page.locator(".hand-card").filter(has=page.locator(".card-moves button.primary"))
+        with page.expect_navigation():  # the move's answer: a window, or the next move
+            if holder.count():
+                holder.click()
+            elif playable.count():
+                tap_card(page, playable.first).locator("button.primary").first.click()
+            else:
+                panel = tap_card(page, page.locator(".hand-card[data-moves]").first)
+                panel.get_by_role("button", name="Discard").click()
+    expect(window).to_have_text("The chance closes by itself in a few seconds.")
+    prompt = page.locator(".prompt")
+    expect(prompt).to_contain_text("Attack on your side")
+    expect(prompt.get_by_role("button", name=re.compile("Draw|Go on|Let it go"))).to_have_count(0)
+    expect(page).not_to_have_title(re.compile("Your turn"))  # nothing to do: no buzz either
+    expect(window).to_have_count(0, timeout=10_000)  # closed by itself, polled, no tap
+    expect(page.locator(".events li").first).to_contain_text("Ann")
+
+
 RECORD_VIBRATIONS = """
     navigator.vibrate = (pattern) => {
       (window.buzzes = window.buzzes || []).push(pattern);
