@@ -17,6 +17,7 @@ from scorekeeper import (
     game_cache,
     i18n,
     logs,
+    page_cache,
     security,
     sqlite,
 )
@@ -58,6 +59,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     assets.init_app(app)
     csrf.init_app(app)
     game_cache.init_app(app)
+    page_cache.init_app(app)
 
     from scorekeeper import api, models, pages  # noqa: F401  (models: for migrations)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, session
 
 from scorekeeper.levels import seat_label, side_label
+from scorekeeper.page_cache import kept_offline
 from scorekeeper.pages import games, hands, history, install, queue, tables, virtual
 
 bp = Blueprint("pages", __name__)
@@ -13,6 +14,8 @@ for screen in (tables, games, hands, history, virtual, install, queue):
 # A stored seat's or side's name in the page's language (computers by their level).
 bp.add_app_template_global(seat_label)
 bp.add_app_template_global(side_label)
+# A page without a secret may be kept for offline use (the service worker keeps no other).
+bp.after_request(kept_offline)
 
 
 @bp.before_request

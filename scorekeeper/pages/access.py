@@ -48,6 +48,12 @@ def remember(response: Response, table_id: int, token: str) -> Response:
     return response
 
 
+def forget(response: Response, table_id: int) -> Response:
+    """Take the table's token off this phone (its "Leave this table")."""
+    response.delete_cookie(cookie_name(table_id), httponly=True, samesite="Lax", secure=is_https())
+    return response
+
+
 def joined_tables() -> list[Table]:
     """The tables this phone holds a valid token for, in the order they were created.
 

@@ -18,7 +18,14 @@ from scorekeeper.auth import token_hash
 from scorekeeper.extensions import db
 from scorekeeper.i18n import LANGUAGE_COOKIE, N_, say
 from scorekeeper.models import Game, Seat, Side, Table
-from scorekeeper.pages.access import ONE_YEAR, cookie_name, joined_tables, page_table, remember
+from scorekeeper.pages.access import (
+    ONE_YEAR,
+    cookie_name,
+    forget,
+    joined_tables,
+    page_table,
+    remember,
+)
 from scorekeeper.problems import InvalidRequest
 from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import PlayerCreateSchema, TableCreateSchema
@@ -27,10 +34,18 @@ from scorekeeper.security import is_https
 bp = Blueprint("tables", __name__)
 
 
+JOINED_HEADER = "Tables-Joined"
+"""The start page's list of the tables this phone may open (their ids): the service worker drops
+its copies of any other table's pages (a token rotated, a cookie gone), see ``static/sw.js``."""
+
+
 @bp.get("/")
-def home() -> str:
+def home() -> Response:
     """Tables this phone has joined, and a form to create one."""
-    return render_template("pages/home.html", tables=joined_tables(), errors={})
+    tables = joined_tables()
+    response = make_response(render_template("pages/home.html", tables=tables, errors={}))
+    response.headers[JOINED_HEADER] = ",".join(str(table.id) for table in tables)
+    return response
 
 
 @bp.post("/tables")
@@ -128,6 +143,17 @@ def table_page(table: Table, errors: dict[str, str] | None = None) -> str:
         qr=qr_svg(share),
         errors=errors or {},
     )
+
+
+@bp.post("/t/<id:table_id>/leave")
+def leave(table_id: int) -> Response:
+    """Leave this table: this phone forgets the table's token, and then the start page (whose
+    list no longer has it) has the service worker drop its copies of the table's pages; the
+    page's script has already dropped them, and the hands waiting for the table, after asking.
+
+    Open to a phone whose token no longer opens the table (rotated): it must be able to forget
+    it all the same."""
+    return forget(redirect(url_for("pages.tables.home"), 303), table_id)
 
 
 @bp.post("/t/<id:table_id>/players")
