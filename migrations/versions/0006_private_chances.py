@@ -27,5 +27,7 @@ def upgrade():
 
 
 def downgrade():
-    with op.batch_alter_table("games", schema=None) as batch_op:
-        batch_op.drop_column("private_chances")
+    # Dropped in place (SQLite 3.35 and PostgreSQL both can). A batch "move and copy" of games,
+    # as this step did before, dropped the old table on SQLite, and with foreign keys on that
+    # deleted every side, hand and move of every game (ON DELETE CASCADE).
+    op.execute("ALTER TABLE games DROP COLUMN private_chances")
