@@ -93,3 +93,64 @@ def test_french_pages_read_with_their_no_break_spaces(sqlite_app: Flask) -> None
         if spacing_flaws(text):
             flawed[page] = spacing_flaws(text)
     assert flawed == {}
+
+
+ENGLISH_ON_A_PAGE = re.compile(
+    r"\b(the|and|but|with|your|you|game|games|hand|hands|side|seat|player|players|trip|"
+    r"shutout|safety|safeties|extension|history|won|lost|tied|save|undo|"
+    r"waiting|computer|new|back|share|join|add|link|links|deal|draw|discard|"
+    r"hint|play|nobody|who|delayed)\b",
+    re.IGNORECASE,
+)
+"""English words a French page must not show (none of them is also a French word, as "table",
+"score" and "total" are)."""
+KEPT_AS_TYPED = ("Club", "Ann", "Bob", "Cat", "Dan")
+"""Names the test gave its table and players, and a level that is the same word in French."""
+
+
+def visible_text(html: str) -> str:
+    html = re.sub(r"<(script|style|svg)\b.*?</\1>", "", html, flags=re.S)
+    html = re.sub(r"<[^>]+>", " ", html)
+    for kept in KEPT_AS_TYPED:
+        html = html.replace(kept, "")
+    return html
+
+
+def test_the_french_walk_finds_no_english_word(sqlite_app: Flask) -> None:
+    """Every page of an evening at the table, read in French: a finished game and one in
+    progress, the hand form, the history, a virtual game's seat, seats and links pages."""
+    client: FlaskClient = sqlite_app.test_client()
+    table = create_table(client, "Club")
+    finished, (ann, bob) = play_a_game(table)
+    started = table.start_game(2, [[ann], [bob]])["id"]
+    virtual = table.post(
+        "/virtual-games", {"players": 2, "seats": [{"player": ann}, {"computer": "club"}]}
+    ).get_json()
+    client.set_cookie(f"table_{table.id}", table.token)
+    french = {"Accept-Language": "fr"}
+    t = f"/t/{table.id}"
+    pages = [
+        "/",
+        t,
+        f"{t}/games/new",
+        f"{t}/virtual/new",
+        f"{t}/games/{finished}",
+        f"{t}/games/{started}",
+        f"{t}/games/{started}/hands/new",
+        f"{t}/games/{finished}/hands/1",
+        f"{t}/history",
+        f"{t}/virtual/{virtual['game']['id']}/seats",
+        f"/play/{virtual['seat_tokens'][0]['token']}",
+        "/offline",
+        f"{t}/games/999",
+    ]
+    found = {}
+    for page in pages:
+        response = client.get(page, headers=french)
+        assert response.status_code in (200, 404), page
+        words = sorted({m.group() for m in ENGLISH_ON_A_PAGE.finditer(visible_text(response.text))})
+        if words:
+            found[page] = words
+    assert found == {}
+    english = client.get(f"{t}/games/{started}/hands/new", headers={"Accept-Language": "en"})
+    assert ENGLISH_ON_A_PAGE.search(visible_text(english.text))  # the walk can see English
