@@ -1,0 +1,57 @@
+"""Ratings and head-to-head records of a table's players, for a season."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, request
+
+from engine.problems import Problem, ProblemCode
+from engine.sentences import N_, Sentence
+from scorekeeper.api.players import table_player
+from scorekeeper.auth import authorized_table
+from scorekeeper.head_to_head import head_to_head
+from scorekeeper.http import respond
+from scorekeeper.leaderboard import board, standing
+from scorekeeper.problems import InvalidRequest
+from scorekeeper.ratings import Entrant
+from scorekeeper.schemas import load
+from scorekeeper.schemas.ratings import HeadToHeadSchema, RatingsSchema, SeasonQuerySchema
+from scorekeeper.season import Season
+
+bp = Blueprint("ratings", __name__)
+
+
+def season_asked() -> Season:
+    """The season the query string asks for (all time by default); 422 naming a bad field."""
+    season: Season = load(SeasonQuerySchema(), request.args.to_dict())["season"]
+    return season
+
+
+@bp.get("/tables/<id:table_id>/ratings")
+def ratings(table_id: int) -> Response:
+    """Every player's and computer level's rating over the season's finished games, best first."""
+    table = authorized_table(table_id)
+    season = season_asked()
+    names = {player.id: player.name for player in table.players}
+    rows = board(standing(table.id, season).ledger, names)
+    return respond(RatingsSchema().dump({"season": season, "items": rows}))
+
+
+@bp.get("/tables/<id:table_id>/players/<id:player_id>/head-to-head/<id:other_id>")
+def head_to_head_record(table_id: int, player_id: int, other_id: int) -> Response:
+    """Two players' games as opponents (wins each, points per hand) and as partners."""
+    table = authorized_table(table_id)
+    player, other = table_player(table, player_id), table_player(table, other_id)
+    if player.id == other.id:
+        sentence = Sentence(N_("A head-to-head needs two different players."))
+        problem = Problem(code=ProblemCode.INVALID_FIELD, path="/other_id", sentence=sentence)
+        raise InvalidRequest([problem])
+    season = season_asked()
+    record = head_to_head(standing(table.id, season).results, Entrant(player.id), Entrant(other.id))
+    body = {
+        "player": player,
+        "other": other,
+        "season": season,
+        "opponents": record.opponents.to_dict(),
+        "partners": record.partners.to_dict(),
+    }
+    return respond(HeadToHeadSchema().dump(body))
