@@ -85,5 +85,6 @@ MARSHMALLOW_WORDS = (
     N_("Not a valid mapping type."),
     N_("Not a valid integer."),
     N_("Not a valid datetime."),
+    N_("Not a valid date."),
 )
 """marshmallow's own refusals that name no value, marked so the catalogs translate them."""

@@ -8,7 +8,7 @@ from marshmallow import Schema, ValidationError, fields, post_load, validates_sc
 
 from engine.sentences import N_
 from scorekeeper.schemas.loading import Said
-from scorekeeper.schemas.resources import Strict
+from scorekeeper.schemas.resources import PlayerSchema, Strict
 from scorekeeper.season import Season, VirtualGames
 
 
@@ -67,11 +67,6 @@ class RatingsSchema(Schema):
     items = fields.List(fields.Nested(RatingSchema))
 
 
-class NamedPlayerSchema(Schema):
-    id = fields.Integer()
-    name = fields.String()
-
-
 class OpponentsSchema(Schema):
     games = fields.Integer()
     player_wins = fields.Integer()
@@ -89,8 +84,8 @@ class PartnersSchema(Schema):
 
 
 class HeadToHeadSchema(Schema):
-    player = fields.Nested(NamedPlayerSchema)
-    other = fields.Nested(NamedPlayerSchema)
+    player = fields.Nested(PlayerSchema)
+    other = fields.Nested(PlayerSchema)
     season = fields.Nested(SeasonSchema)
     opponents = fields.Nested(OpponentsSchema)
     partners = fields.Nested(PartnersSchema)

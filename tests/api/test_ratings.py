@@ -275,3 +275,39 @@ def test_a_season_rates_from_fresh_priors(app: Flask, table: TableAccess) -> Non
     assert body["season"] == {"from": "2026-01-01", "to": "2026-12-31", "virtual": "include"}
     assert by_name(body)["Bob"] == expected(0.5, 0.25, PRIOR_VARIANCE, 2)
     assert Season.year(2026, VirtualGames.INCLUDE).to_dict() == body["season"]
+
+
+def test_head_to_head_counts_opponents_and_partners_apart(app: Flask, table: TableAccess) -> None:
+    ann, bob, cat, dan = table.add_players("Ann", "Bob", "Cat", "Dan")
+    with app.app_context():
+        for day, sides, totals in (
+            (1, [[ann], [bob]], [5000, 2000]),
+            (2, [[bob], [ann]], [5100, 4000]),
+            (3, [[ann], [bob], [cat]], [1000, 2000, 5300]),  # both lose to Cat
+            (4, [[ann, bob], [cat, dan]], [5200, 800]),
+            (5, [[cat], [dan]], [5000, 0]),  # neither played
+        ):
+            add_finished_game(table.id, sides, totals, finished_at=datetime(2026, 4, day))
+        db.session.commit()
+    body = table.get(f"/players/{ann}/head-to-head/{bob}").get_json()
+    assert (body["player"]["name"], body["other"]["name"]) == ("Ann", "Bob")
+    assert body["opponents"] == {
+        "games": 3,
+        "player_wins": 1,
+        "other_wins": 1,
+        "hands": 12,
+        "player_average_hand_score": round((5000 + 4000 + 1000) / 12, 1),
+        "other_average_hand_score": round((2000 + 5100 + 2000) / 12, 1),
+    }
+    assert body["partners"] == {"games": 1, "wins": 1, "hands": 4, "average_hand_score": 1300.0}
+    season = table.get(f"/players/{ann}/head-to-head/{bob}?from=2026-04-03").get_json()
+    assert (season["opponents"]["games"], season["partners"]["games"]) == (1, 1)
+
+
+def test_head_to_head_needs_two_players_of_the_table(table: TableAccess) -> None:
+    ann, bob = table.add_players("Ann", "Bob")
+    same = table.get(f"/players/{ann}/head-to-head/{ann}")
+    assert same.status_code == 422
+    assert [error["path"] for error in same.get_json()["errors"]] == ["/other_id"]
+    assert table.get(f"/players/{ann}/head-to-head/9999").status_code == 404
+    assert table.get(f"/players/{ann}/head-to-head/{bob}?virtual=no").status_code == 422
