@@ -12,7 +12,7 @@ from flask import Flask
 from flask.cli import with_appcontext
 from flask_migrate import cli as migrate_cli
 
-from scorekeeper import running_totals, sqlite
+from scorekeeper import running_totals, sqlite, transfer_commands
 from scorekeeper.extensions import db
 
 EXIT_MISMATCH = 1
@@ -52,6 +52,8 @@ def verify_command(repair: bool) -> None:
 
 
 def init_app(app: Flask) -> None:
-    """Add ``verify`` to the ``db`` group Flask-Migrate gave the app."""
+    """Add ``verify`` to the ``db`` group Flask-Migrate gave the app, and the commands that move
+    and copy tables (:mod:`scorekeeper.transfer_commands`)."""
     group: click.Group = migrate_cli.db
     group.add_command(verify_command)
+    transfer_commands.init_app(app)

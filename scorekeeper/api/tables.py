@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from flask import Blueprint, Response, url_for
+from sqlalchemy import select
+from werkzeug.exceptions import Conflict
 
-from scorekeeper import operations
+from scorekeeper import operations, transfer
 from scorekeeper.auth import authorized_table
+from scorekeeper.extensions import db
 from scorekeeper.http import json_body, respond
-from scorekeeper.models import Table
+from scorekeeper.i18n import gettext
+from scorekeeper.models import Game, GameStatus, Table
 from scorekeeper.schemas.resources import TableCreateSchema, TableSchema
 
 bp = Blueprint("tables", __name__)
@@ -39,6 +43,29 @@ def create_table() -> Response:
 def read_table(table_id: int) -> Response:
     """A table with the number of its players and games."""
     return respond(table_view(authorized_table(table_id)))
+
+
+@bp.get("/tables/<id:table_id>/export")
+def export_table(table_id: int) -> Response:
+    """The table as one document (``scorekeeper import`` reads it), once none of its virtual
+    games is in progress: their seeds would tell every hand still to be played."""
+    table = authorized_table(table_id)
+    playing = db.session.scalar(
+        select(Game.id)
+        .where(Game.table_id == table.id, Game.seed.is_not(None))
+        .where(Game.status == GameStatus.IN_PROGRESS)
+        .order_by(Game.id)
+        .limit(1)
+    )
+    if playing is not None:
+        raise Conflict(
+            gettext(
+                "Virtual game %(game)s is in progress: the export holds each virtual game's "
+                "seed, which tells every hand, so it is given once they have all ended.",
+                game=playing,
+            )
+        )
+    return respond(transfer.export_table(table))
 
 
 @bp.post("/tables/<id:table_id>/token")
