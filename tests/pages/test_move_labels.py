@@ -26,13 +26,13 @@ def app() -> Flask:
         (Play(Card.ROLL), False, False, "Play", "Jouer"),
         (Play(Card.STOP, 1), False, False, "On Computer 2 (strong)", "Sur Computer 2 (strong)"),
         (Discard(Card.STOP), False, False, "Discard", "Défausser"),
-        (CoupFourre(Card.RIGHT_OF_WAY), False, True, "Coup-fourré!", "Coup fourré !"),
+        (CoupFourre(Card.RIGHT_OF_WAY), False, True, "Coup-fourré!", "Coup fourré\u202f!"),
         (PASS, True, True, "Let it go", "Laisser passer"),
         (PASS, True, False, "Draw", "Piocher"),
         (PASS, False, True, "Let it go", "Laisser passer"),
         (PASS, False, False, "Go on", "Continuer"),
-        (CALL, False, False, "Extend to 1,000", "Allonger à 1000"),
-        (DECLINE, False, False, "Stop at 700", "Arrêter à 700"),
+        (CALL, False, False, "Extend to 1,000", "Allonger à 1 000"),
+        (DECLINE, False, False, "Stop at 700", "S'arrêter à 700"),
     ],
 )
 def test_each_move_has_its_own_words(
@@ -56,10 +56,10 @@ def test_each_move_has_its_own_words(
         (
             CoupFourre(Card.RIGHT_OF_WAY),
             "Coup-fourré! Right of Way",
-            "Coup fourré ! Véhicule prioritaire",
+            "Coup fourré\u202f! Véhicule prioritaire",
         ),
         (PASS, "Let it go", "Laisser passer"),
-        (CALL, "Extend to 1,000", "Allonger à 1000"),
+        (CALL, "Extend to 1,000", "Allonger à 1 000"),
     ],
 )
 def test_each_move_has_a_name_of_its_own(app: Flask, move: Any, english: str, french: str) -> None:
