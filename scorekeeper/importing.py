@@ -21,6 +21,8 @@ from engine import Problem, ProblemCode
 from engine.errors import EngineError
 from engine.game import Game as EngineGame
 from engine.moves import move_from_dict
+from engine.problems import pointer
+from engine.report import variant_refusal
 from engine.rules import Rules, UnknownVariant
 from engine.sentences import N_, Fact
 from engine.sheet import ScoreSheet
@@ -150,7 +152,11 @@ def _game_problems(
     try:
         rules = Rules.for_players(game["players"], game["variants"])
     except UnknownVariant as unknown:
-        yield _problem(f"{path}/variants", N_("%(reason)s"), reason=str(unknown))
+        yield Problem(
+            code=ProblemCode.UNKNOWN_VARIANT,
+            path=path + pointer("variants", unknown.key),
+            sentence=variant_refusal(unknown),
+        )
         return
     yield from _seat_problems(path, game, rules, known)
     if len(game["sides"]) != rules.sides:
