@@ -46,7 +46,7 @@ from engine.moves import (
 )
 from engine.phase import Phase
 from engine.rules import DiscardSafeties, Hazards, SpeedLimitOnLimit
-from engine.sentences import N_, Fact, Sentence
+from engine.sentences import N_, Fact, Reason, Sentence
 
 if TYPE_CHECKING:
     from engine.state import HandState
@@ -188,11 +188,8 @@ def refusal(state: HandState, move: Move, seat: int) -> Sentence:
     return Sentence(template, {"seat": seat, "card": card, **facts})
 
 
-Reason = tuple[str, dict[str, Fact]]
-"""Why a card is refused: a sentence naming ``%(seat)s`` and ``%(card)s``, and its other facts."""
-
-
 def _card_refusal(state: HandState, move: Play | Discard, seat: int) -> Reason:
+    """Why a card is refused: a sentence naming ``%(seat)s`` and ``%(card)s``, and its facts."""
     card = move.card
     if isinstance(move, Discard):
         assert state.rules.discard_safeties is DiscardSafeties.FORBIDDEN

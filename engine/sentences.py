@@ -25,6 +25,10 @@ Fact = str | int | Card | Category | tuple[str, ...]
 listed ("Ann, Bob and Zoé")."""
 
 
+Reason = tuple[str, dict[str, Fact]]
+"""A template and the facts for it, before the caller adds its own and makes the sentence."""
+
+
 def N_(text: str) -> str:  # noqa: N802  (gettext's own name for the marker)
     """Mark ``text`` as a msgid for ``pybabel extract`` without translating it here."""
     return text

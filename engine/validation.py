@@ -15,7 +15,7 @@ from engine.problems import Problem, ProblemCode, pointer
 from engine.report import HandReport, SideReport, read_hand_report, read_rules
 from engine.rules import Rules, Shutout
 from engine.scoring import Category, HandScore, score_hand
-from engine.sentences import N_, Fact
+from engine.sentences import N_, Reason
 
 MAX_KM_WITHOUT_200S = sum(km * count for km, count in DISTANCE_CARDS_IN_DECK.items() if km != 200)
 """2,700 km: every 25, 50, 75 and 100 of the deck laid end to end."""
@@ -471,7 +471,7 @@ class _Checks:
                         **facts,
                     )
 
-    def why_not(self, index: int, claim: Category) -> tuple[str, dict[str, Fact]]:
+    def why_not(self, index: int, claim: Category) -> Reason:
         """The sentence saying why ``claim`` is worth nothing to side ``index`` (``%(side)s``
         names that side), and the facts it needs besides."""
         report, rules = self.report, self.rules
@@ -499,12 +499,12 @@ class _Checks:
             "distance": travelled[0].distance,
         }
 
-    def not_completed(self, claim: Category, completer: int | None) -> tuple[str, dict[str, Fact]]:
+    def not_completed(self, claim: Category, completer: int | None) -> Reason:
         if completer is None:
             return _NOT_EARNED[claim, "no trip"], {}
         return _NOT_EARNED[claim, "other trip"], {"other": self.report.sides[completer].name}
 
-    def why_no_extension(self, index: int) -> tuple[str, dict[str, Fact]]:
+    def why_no_extension(self, index: int) -> Reason:
         report = self.report
         caller = report.extension_called_by
         rules = self.rules
