@@ -85,6 +85,7 @@ def test_french_pages_read_with_their_no_break_spaces(sqlite_app: Flask) -> None
     client.set_cookie(f"table_{table.id}", table.token)
     french_page = {"Accept-Language": "fr"}
     pages = ["/", f"/t/{table.id}", f"/t/{table.id}/games/{game_id}", f"/t/{table.id}/history"]
+    pages += [f"/t/{table.id}/ratings", f"/t/{table.id}/players/1"]
     flawed = {}
     for page in pages:
         html = client.get(page, headers=french_page).text
@@ -139,6 +140,8 @@ def test_the_french_walk_finds_no_english_word(sqlite_app: Flask) -> None:
         f"{t}/games/{started}/hands/new",
         f"{t}/games/{finished}/hands/1",
         f"{t}/history",
+        f"{t}/ratings",
+        f"{t}/players/{ann}",
         f"{t}/virtual/{virtual['game']['id']}/seats",
         f"/play/{virtual['seat_tokens'][0]['token']}",
         "/offline",

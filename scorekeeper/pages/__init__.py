@@ -6,10 +6,10 @@ from flask import Blueprint, session
 
 from scorekeeper.levels import seat_label, side_label
 from scorekeeper.page_cache import kept_offline
-from scorekeeper.pages import games, hands, history, install, queue, tables, virtual
+from scorekeeper.pages import games, hands, history, install, queue, ratings, tables, virtual
 
 bp = Blueprint("pages", __name__)
-for screen in (tables, games, hands, history, virtual, install, queue):
+for screen in (tables, games, hands, history, ratings, virtual, install, queue):
     bp.register_blueprint(screen.bp)
 # A stored seat's or side's name in the page's language (computers by their level).
 bp.add_app_template_global(seat_label)

@@ -70,6 +70,12 @@ class Screen:
         page.wait_for_load_state("load")
 
 
+def _open_player(page: Page) -> None:
+    """The first player's page, from the leaderboard (ids differ between runs)."""
+    page.locator("table.leaderboard a.button").first.click()
+    page.locator("details.figures summary").click()
+
+
 def _open_share(page: Page) -> None:
     page.locator("details.share summary").click()
 
@@ -117,6 +123,8 @@ SCREENS: tuple[Screen, ...] = (
     Screen("undo confirmation", lambda e: e.running + "/undo", "form button.danger"),
     Screen("abandon confirmation", lambda e: e.running + "/abandon", "form button.danger"),
     Screen("history and statistics", lambda e: e.table + "/history", "table.stats"),
+    Screen("leaderboard", lambda e: e.table + "/ratings", "table.leaderboard"),
+    Screen("player's page", lambda e: e.table + "/ratings", "table.head-to-head", _open_player),
     Screen("join page", lambda e: e.table.replace("/t/", "/join/"), "form[data-join]"),
     Screen("error page (404)", lambda e: e.table + "/games/999999", "h1"),
     Screen("virtual seat links", lambda e: e.virtual_links, ".seat-links"),

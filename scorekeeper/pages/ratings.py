@@ -1,0 +1,137 @@
+"""The leaderboard and a player's page: ratings, trends and head-to-head records, for a season."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import flask_babel
+from flask import Blueprint, render_template, request, url_for
+from sqlalchemy import select
+
+from engine.sentences import N_
+from scorekeeper.auth import owned
+from scorekeeper.extensions import db
+from scorekeeper.head_to_head import head_to_head
+from scorekeeper.leaderboard import Standing, board, standing
+from scorekeeper.levels import level_name
+from scorekeeper.models import Game, Player, Table
+from scorekeeper.pages.access import page_table
+from scorekeeper.pages.trends import trend_chart
+from scorekeeper.ratings import Entrant
+from scorekeeper.schemas import load
+from scorekeeper.schemas.ratings import SeasonQuerySchema
+from scorekeeper.season import Season
+from scorekeeper.standings import player_statistics
+
+bp = Blueprint("ratings", __name__)
+SEASON_FIELDS = ("from", "to", "virtual")
+
+
+@bp.app_template_filter("one_place")
+def one_place(value: float) -> str:
+    """A rating to one decimal place, kept even when it is 0 ("37.0", "37,0" in French), so a
+    column of ratings lines up."""
+    return str(flask_babel.format_decimal(value, format="#,##0.0"))
+
+
+def season_asked() -> Season:
+    """The season the page's address asks for; the form's empty fields mean "no limit"."""
+    asked = {key: value for key, value in request.args.items() if key in SEASON_FIELDS and value}
+    season: Season = load(SeasonQuerySchema(), asked)["season"]
+    return season
+
+
+def season_links(season: Season) -> dict[str, Any]:
+    """What the season form shows: the season asked, and the addresses of "this year" and "all
+    time" in one tap (each keeping the virtual games' choice), on the page asked."""
+    this_year = Season.year(date.today().year, season.virtual)
+    all_time = Season(virtual=season.virtual)
+    here = dict(request.view_args or {})
+    endpoint = request.endpoint or ""
+    return {
+        "season": season,
+        "season_form": url_for(endpoint, **here),
+        "this_year": (url_for(endpoint, **here, **this_year.query()), season == this_year),
+        "all_time": (url_for(endpoint, **here, **all_time.query()), season == all_time),
+    }
+
+
+@bp.get("/t/<id:table_id>/ratings")
+def leaderboard(table_id: int) -> str:
+    """Every player's and computer level's rating, best first, with its uncertainty."""
+    table = page_table(table_id)
+    season = season_asked()
+    rows = board(standing(table.id, season).ledger, {p.id: p.name for p in table.players})
+    for row in rows:
+        if row["level"]:
+            row["name"] = level_name(row["level"])
+    return render_template("pages/ratings.html", table=table, rows=rows, **season_links(season))
+
+
+@bp.get("/t/<id:table_id>/players/<id:player_id>")
+def player_page(table_id: int, player_id: int) -> str:
+    """A player's rating and statistics, their trends, and their record against each other."""
+    table = page_table(table_id)
+    player = owned(table, Player, player_id, N_("There is no such player at this table."))
+    season = season_asked()
+    kept = standing(table.id, season)
+    me = Entrant(player.id)
+    return render_template(
+        "pages/player.html",
+        table=table,
+        player=player,
+        rating=kept.ledger.current.get(me),
+        statistics=player_statistics(player.id, _season_games(player, season)),
+        trend=_trend(kept, me),
+        rivals=_rivals(table, kept, me),
+        **season_links(season),
+    )
+
+
+def _season_games(player: Player, season: Season) -> list[Game]:
+    statement = select(Game).where(Game.played_by(player.id), *season.where())
+    return list(db.session.execute(statement.options(*Game.everything())).scalars())
+
+
+def _trend(kept: Standing, me: Entrant) -> dict[str, Any] | None:
+    """The player's rating and their side's points per hand after each of their games."""
+    rows: list[dict[str, Any]] = []
+    for step in kept.ledger.history_of(me):
+        side = step.result.side_of(me)
+        assert side is not None
+        hands = step.result.hand_count
+        rows.append(
+            {
+                "game_id": step.result.game_id,
+                "finished_at": step.result.finished_at,
+                "rating": step.after[me].mu,
+                "uncertainty": step.after[me].sigma,
+                "average": round(step.result.totals[side] / hands, 1) if hands else 0.0,
+            }
+        )
+    if not rows:
+        return None
+    return {
+        "rows": rows,
+        "rating": trend_chart([r["rating"] for r in rows], [r["uncertainty"] for r in rows]),
+        "average": trend_chart([r["average"] for r in rows]),
+    }
+
+
+def _rivals(table: Table, kept: Standing, me: Entrant) -> list[dict[str, Any]]:
+    """The head-to-head record against each player met as an opponent or a partner."""
+    rivals = []
+    for other in table.players:
+        if other.id == me.player_id:
+            continue
+        record = head_to_head(kept.results, me, Entrant(other.id))
+        if record.opponents.games or record.partners.games:
+            rivals.append(
+                {
+                    "player": other,
+                    "opponents": record.opponents.to_dict(),
+                    "partners": record.partners.to_dict(),
+                }
+            )
+    return rivals
