@@ -112,7 +112,7 @@ def addresses(app: Flask, values: dict[str, list[Any]]) -> list[tuple[str, str]]
     for rule in app.url_map.iter_rules():
         names = sorted(rule.arguments)
         if any(name not in values for name in names):
-            raise AssertionError(f"no value to walk {rule.rule} with: {names}")
+            raise AssertionError(f"no value to walk {rule.rule} with {names}: add it to an_evening")
         for combination in itertools.product(*(values[name] for name in names)):
             path = rule.build(dict(zip(names, combination, strict=True)), append_unknown=False)
             assert path is not None
