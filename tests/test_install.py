@@ -15,7 +15,7 @@ def test_the_manifest_speaks_the_phones_language(sqlite_app: Flask) -> None:
     french = client.get("/manifest.webmanifest", headers={"Accept-Language": "fr"})
     assert french.mimetype == "application/manifest+json"
     manifest = json.loads(french.text)
-    assert manifest["name"] == "Marqueur de 1000 Bornes"
+    assert manifest["name"] == "1000 Bornes – Feuille de marque"
     assert manifest["lang"] == "fr"
 
 
@@ -68,4 +68,5 @@ def test_a_hand_as_recorded_needs_the_tables_cookie(sqlite_app: Flask) -> None:
     client.set_cookie(f"table_{table.id}", table.token)
     recorded = client.get(path).text
     assert 'data-next="2"' in recorded
-    assert 'data-preview-total="0">300<' in recorded and 'data-preview-total="1">100<' in recorded
+    assert 'data-preview-total="0" data-points="300">300<' in recorded
+    assert 'data-preview-total="1" data-points="100">100<' in recorded
