@@ -88,7 +88,7 @@ class KeptEntry(Strict):
 
 
 class VirtualEntry(Strict):
-    seed = StrictInteger(required=True, validate=validate.Range(min=0, max=2**63 - 1))
+    seed = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=2**63 - 1))
     private_chances = StrictBoolean(required=True)
 
 
