@@ -15,12 +15,12 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from itertools import groupby
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from scorekeeper.extensions import db
 from scorekeeper.levels import level_key, level_named
@@ -43,6 +43,7 @@ class Standing:
     keys: tuple[GameKey, ...]
     results: tuple[Result, ...]
     ledger: Ledger
+    fingerprint: tuple[Any, ...] = ()
 
 
 _kept: OrderedDict[tuple[str, int, Season], Standing] = OrderedDict()
@@ -50,14 +51,21 @@ _lock = threading.Lock()
 
 
 def standing(table_id: int, season: Season) -> Standing:
-    """The ratings of table ``table_id`` over ``season``, from the kept ledger where it holds."""
-    keys = game_keys(table_id, season)
+    """The ratings of table ``table_id`` over ``season``, from the kept ledger where it holds.
+
+    One aggregate row tells whether anything changed (:func:`fingerprint`); only then are the
+    games' keys read, to find how much of the kept ledger still holds.
+    """
     place = (str(db.engine.url), table_id, season)
+    seen = fingerprint(table_id, season)
     with _lock:
         kept = _kept.get(place)
-    if kept is not None and kept.keys == keys:
+    if kept is not None and kept.fingerprint == seen:
         return kept
+    keys = game_keys(table_id, season)
     fresh = _grown(table_id, season, kept, keys)
+    if fresh.keys:
+        fresh = replace(fresh, fingerprint=seen)
     with _lock:
         _kept[place] = fresh
         _kept.move_to_end(place)
@@ -108,6 +116,17 @@ def _common_prefix(old: Sequence[GameKey], new: Sequence[GameKey]) -> int:
             break
         shared += 1
     return shared
+
+
+def fingerprint(table_id: int, season: Season) -> tuple[Any, ...]:
+    """How many finished games the season has, the sums of their ids and versions, and their
+    latest change: any hand added, corrected or undone moves a game's version and its
+    ``updated_at`` (to now, past every other), and a game finishing or unfinishing changes the
+    count or the sum of ids, so an unchanged fingerprint means unchanged ratings."""
+    statement = select(
+        func.count(), func.sum(Game.id), func.sum(Game.version), func.max(Game.updated_at)
+    ).where(Game.table_id == table_id, Game.status == GameStatus.FINISHED, *season.where())
+    return tuple(db.session.connection().execute(statement).one())
 
 
 def game_keys(table_id: int, season: Season) -> tuple[GameKey, ...]:

@@ -87,3 +87,13 @@ def test_the_simulate_benchmark_prints_each_command_against_the_reference() -> N
     assert re.search(r"^pure +\d+\.\d +\d+\.\d\d  ≥3×: (met|not met)$", stdout, re.MULTILINE)
     compiled = r"^compiled +\d+\.\d +\d+\.\d\d  ≥6×: (met|not met)$"
     assert re.search(compiled, stdout, re.MULTILINE) or "compiled engine: " in stdout, stdout
+
+
+def test_the_leaderboard_benchmark_prints_its_ratio_to_the_history_page() -> None:
+    stdout = printed("leaderboard.py", "--games", "60", "--players", "8", "--rounds", "2")
+    for page in ("leaderboard", "history"):
+        assert re.search(rf"^  {page} +\d+\.\d +\d+\.\d +\d+\.\d$", stdout, re.M), stdout
+    assert re.search(r"^  leaderboard p90 / history p90: ratio \d+\.\d\d$", stdout, re.M)
+    assert re.search(
+        r"^  leaderboard p90 [\d.]+ ms: (within|OVER) the goal of 50 ms$", stdout, re.M
+    )

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from datetime import date
+from functools import lru_cache
 from typing import Any
 
 import flask_babel
+from babel.numbers import get_decimal_symbol, get_group_symbol
 from flask import Blueprint, render_template, request, url_for
 from sqlalchemy import select
 
@@ -30,9 +32,17 @@ SEASON_FIELDS = ("from", "to", "virtual")
 
 @bp.app_template_filter("one_place")
 def one_place(value: float) -> str:
-    """A rating to one decimal place, kept even when it is 0 ("37.0", "37,0" in French), so a
-    column of ratings lines up."""
-    return str(flask_babel.format_decimal(value, format="#,##0.0"))
+    """A figure to one decimal place, kept even when it is 0 ("37.0", "37,0" in French), so a
+    column of ratings lines up. Written with the locale's symbols around Python's own
+    formatting: Babel's ``format_decimal`` took a quarter of a leaderboard's time."""
+    decimal, group = _symbols(str(flask_babel.get_locale()))
+    return f"{value:,.1f}".translate({ord(","): group, ord("."): decimal})
+
+
+@lru_cache(maxsize=16)
+def _symbols(locale: str) -> tuple[str, str]:
+    """The locale's decimal and grouping symbols."""
+    return get_decimal_symbol(locale), get_group_symbol(locale)
 
 
 def season_asked() -> Season:
@@ -47,13 +57,13 @@ def season_links(season: Season) -> dict[str, Any]:
     time" in one tap (each keeping the virtual games' choice), on the page asked."""
     this_year = Season.year(date.today().year, season.virtual)
     all_time = Season(virtual=season.virtual)
-    here = dict(request.view_args or {})
+    here: dict[str, Any] = dict(request.view_args or {})
     endpoint = request.endpoint or ""
     return {
         "season": season,
         "season_form": url_for(endpoint, **here),
-        "this_year": (url_for(endpoint, **here, **this_year.query()), season == this_year),
-        "all_time": (url_for(endpoint, **here, **all_time.query()), season == all_time),
+        "this_year": (url_for(endpoint, **(here | this_year.query())), season == this_year),
+        "all_time": (url_for(endpoint, **(here | all_time.query())), season == all_time),
     }
 
 
