@@ -41,6 +41,7 @@ run: $(VENV)/.installed engine
 
 test: $(VENV)/.installed-test engine
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 	@$(MAKE) --no-print-directory test-compiled
