@@ -213,3 +213,13 @@ def board(ledger: Ledger, names: dict[int, str]) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def ratings_after(ledger: Ledger) -> dict[tuple[int, Entrant], float]:
+    """Each entrant's rating (μ, to 4 places) after each game they played: the history's and
+    its CSV's ``rating`` column."""
+    return {
+        (step.result.game_id, entrant): round(rating.mu, 4)
+        for step in ledger.steps
+        for entrant, rating in step.after.items()
+    }

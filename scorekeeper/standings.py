@@ -6,7 +6,7 @@ row keeps of them (:mod:`scorekeeper.running_totals`); nothing is typed in.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,7 +14,8 @@ from engine import GameStatus as SheetStatus
 from engine import Rules, ScoreSheet
 from engine.scoring import COUP_FOURRE_POINTS, HandScore
 from scorekeeper.levels import level_key
-from scorekeeper.models import Game, GameStatus, Hand
+from scorekeeper.models import Game, GameStatus, Hand, Seat
+from scorekeeper.ratings import Entrant
 
 
 def rules_of(game: Game) -> Rules:
@@ -187,11 +188,24 @@ HISTORY_COLUMNS = (
     "total",
     "result",
     "virtual",
+    "rating",
 )
 
 
-def history_rows(games: Iterable[Game]) -> Iterator[dict[str, Any]]:
-    """One row per player per finished game: their side, its total, and won / lost / tied."""
+def entrant_of(seat: Seat) -> Entrant:
+    """Who a seat's games rate: its player, or its computer's level."""
+    if seat.player_id is not None:
+        return Entrant(player_id=seat.player_id)
+    return Entrant(level=level_key(seat.computer))
+
+
+def history_rows(
+    games: Iterable[Game], ratings: Mapping[tuple[int, Entrant], float] | None = None
+) -> Iterator[dict[str, Any]]:
+    """One row per player per finished game: their side, its total, won / lost / tied, and the
+    rating of the seat's player (or computer level) after the game, from ``ratings`` (keyed by
+    game id and entrant; None where it has none)."""
+    ratings = ratings or {}
     for game in games:
         leaders = set(game.leaders)
         for side in game.sides:
@@ -214,4 +228,5 @@ def history_rows(games: Iterable[Game]) -> Iterator[dict[str, Any]]:
                     "virtual": game.virtual,
                     "total": game.totals[side.index],
                     "result": result,
+                    "rating": ratings.get((game.id, entrant_of(seat))),
                 }

@@ -251,19 +251,21 @@ def test_the_french_export_speaks_french_and_opens_in_a_french_spreadsheet(
         "total",
         "résultat",
         "dans l'appli",
+        "cote après la partie",
     ]
-    assert [row.split(",")[-2:] for row in french[1:]] == [["gagnée", "non"], ["perdue", "non"]]
-    assert [row.split(",")[-3] for row in french[1:]] == ["6400", "1050"]  # numbers a sheet reads
+    assert [row.split(",")[-3:-1] for row in french[1:]] == [["gagnée", "non"], ["perdue", "non"]]
+    assert [row.split(",")[-4] for row in french[1:]] == ["6400", "1050"]  # numbers a sheet reads
+    assert [row.split(",")[-1] for row in french[1:]] == ["27.6354", "22.3646"]
     spreadsheet = client.get(
         url, query_string={"spreadsheet": 1}, headers={"Accept-Language": "fr"}
     )
     assert spreadsheet.data.startswith(codecs.BOM_UTF8)
     rows = spreadsheet.data.decode("utf-8-sig").splitlines()
     assert rows[0].split(";")[:2] == ["partie", "finie le (UTC)"]
-    assert rows[1].split(";")[-2:] == ["gagnée", "non"]
+    assert rows[1].split(";")[-3:] == ["gagnée", "non", "27,6354"]  # a French decimal comma
     english = client.get(url, headers={"Accept-Language": "en"}).text.splitlines()
     assert english[0].split(",") == list(HISTORY_COLUMNS)  # the API's pinned file
-    assert english[1].split(",")[-2:] == ["won", "False"]
+    assert english[1].split(",")[-3:] == ["won", "False", "27.6354"]
 
 
 def test_a_missing_game_speaks_french(finished_game: tuple[FlaskClient, int, int]) -> None:

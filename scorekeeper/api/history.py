@@ -12,8 +12,11 @@ from sqlalchemy import select
 from scorekeeper.auth import authorized_table
 from scorekeeper.extensions import db
 from scorekeeper.http import respond
+from scorekeeper.leaderboard import ratings_after, standing
 from scorekeeper.models import Game, GameStatus, Table
+from scorekeeper.ratings import Entrant
 from scorekeeper.schemas.resources import HistoryRowSchema
+from scorekeeper.season import Season
 from scorekeeper.standings import HISTORY_COLUMNS, history_rows
 
 bp = Blueprint("history", __name__)
@@ -32,19 +35,26 @@ def finished_games(table: Table) -> list[Game]:
 @bp.get("/tables/<id:table_id>/history")
 def history(table_id: int) -> Response:
     """Every finished game with one row per player: side, total, won / lost / tied."""
-    rows = history_rows(finished_games(authorized_table(table_id)))
+    table = authorized_table(table_id)
+    rows = history_rows(finished_games(table), table_ratings(table))
     return respond({"items": row_schema.dump(list(rows), many=True)})
 
 
 @bp.get("/tables/<id:table_id>/history.csv")
 def history_csv(table_id: int) -> Response:
     """The same rows as CSV, for a spreadsheet."""
-    return csv_response(finished_games(authorized_table(table_id)))
+    table = authorized_table(table_id)
+    return csv_response(finished_games(table), table_ratings(table))
 
 
-def csv_response(games: list[Game]) -> Response:
+def table_ratings(table: Table) -> dict[tuple[int, Entrant], float]:
+    """Every rating after every finished game of the table (all time, virtual games counted)."""
+    return ratings_after(standing(table.id, Season()).ledger)
+
+
+def csv_response(games: list[Game], ratings: Mapping[tuple[int, Entrant], float]) -> Response:
     """The history rows of ``games`` as a CSV download: the contract's columns and words."""
-    rows = row_schema.dump(list(history_rows(games)), many=True)
+    rows = row_schema.dump(list(history_rows(games, ratings)), many=True)
     return csv_download(dict(zip(HISTORY_COLUMNS, HISTORY_COLUMNS, strict=True)), rows)
 
 

@@ -6,7 +6,7 @@ from flask import Blueprint, Response, render_template, request
 from sqlalchemy import select
 
 from engine.names import Language
-from scorekeeper.api.history import csv_download, csv_response, finished_games
+from scorekeeper.api.history import csv_download, csv_response, finished_games, table_ratings
 from scorekeeper.extensions import db
 from scorekeeper.i18n import N_, gettext, language, pgettext
 from scorekeeper.levels import seat_label, side_label
@@ -41,10 +41,11 @@ def export(table_id: int) -> Response:
     """The history as CSV in the page's language: in English the API's own file; in French the
     headings, results and yes/no in French, and ``?spreadsheet=1`` makes it open as columns in
     a French spreadsheet (``;`` between cells, a byte order mark)."""
-    games = finished_games(page_table(table_id))
+    table = page_table(table_id)
+    games, ratings = finished_games(table), table_ratings(table)
     spreadsheet = request.args.get("spreadsheet") == "1"
     if language() is Language.EN and not spreadsheet:
-        return csv_response(games)
+        return csv_response(games, ratings)
     results = {
         "won": pgettext("result", "won"),
         "lost": pgettext("result", "lost"),
@@ -58,8 +59,9 @@ def export(table_id: int) -> Response:
             "player": seat_label(seat),
             "result": results[row["result"]],
             "virtual": gettext("yes") if row["virtual"] else gettext("no"),
+            "rating": _decimal(row["rating"], comma=spreadsheet),
         }
-        for row, (side, seat) in zip(history_rows(games), _seats(games), strict=True)
+        for row, (side, seat) in zip(history_rows(games, ratings), _seats(games), strict=True)
     ]
     columns = {key: gettext(heading) for key, heading in EXPORT_HEADINGS.items()}
     return csv_download(columns, rows, spreadsheet=spreadsheet)
@@ -77,8 +79,17 @@ EXPORT_HEADINGS = {
     "total": N_("total"),
     "result": N_("result"),
     "virtual": N_("in the app"),
+    "rating": N_("rating after the game"),
 }
 """The export's headings in the page's language, one per column of the API's file."""
+
+
+def _decimal(value: float | None, *, comma: bool) -> str:
+    """A rating as a spreadsheet of the page's language reads it: a decimal comma in the file
+    for French Excel, whose cells are separated by semicolons; empty where there is none."""
+    if value is None:
+        return ""
+    return str(value).replace(".", ",") if comma else str(value)
 
 
 def _seats(games: list[Game]) -> list[tuple[Side, Seat]]:

@@ -193,3 +193,4 @@ class HistoryRowSchema(Schema):
     total = fields.Integer()
     result = fields.String()
     virtual = fields.Boolean()
+    rating = fields.Float(allow_none=True)

@@ -311,3 +311,22 @@ def test_head_to_head_needs_two_players_of_the_table(table: TableAccess) -> None
     assert [error["path"] for error in same.get_json()["errors"]] == ["/other_id"]
     assert table.get(f"/players/{ann}/head-to-head/9999").status_code == 404
     assert table.get(f"/players/{ann}/head-to-head/{bob}?virtual=no").status_code == 422
+
+
+def test_the_history_and_its_csv_carry_the_rating_after_each_game(table: TableAccess) -> None:
+    ann, bob = table.add_players("Ann", "Bob")
+    play(table, [[ann], [bob]], WIN, WIN, WIN)
+    play(table, [[ann], [bob]], LOSE, LOSE, LOSE)
+    rows = table.get("/history").get_json()["items"]
+    assert {r["player"]: r["rating"] for r in rows[:2]} == {
+        "Ann": expected(0.5, 0.25, PRIOR_VARIANCE, 2)[0],
+        "Bob": expected(-0.5, 0.25, PRIOR_VARIANCE, 2)[0],
+    }
+    now = by_name(ratings(table))
+    assert [(r["player"], r["rating"]) for r in rows[2:]] == [
+        ("Ann", now["Ann"][0]),
+        ("Bob", now["Bob"][0]),
+    ]
+    lines = table.get("/history.csv").get_data(as_text=True).splitlines()
+    assert lines[0].endswith(",virtual,rating")
+    assert [line.rsplit(",", 1)[1] for line in lines[1:]] == [str(r["rating"]) for r in rows]
