@@ -4,11 +4,12 @@ Pure Python with no I/O, so the web app, the command line and virtual games shar
 """
 
 from engine.cards import SAFETIES, Card, CardKind
+from engine.categories import Category, HandEnd
 from engine.errors import EngineError, InvalidReport
 from engine.problems import Problem, ProblemCode
 from engine.report import HandReport, SideReport
 from engine.rules import Rules
-from engine.scoring import Category, HandEnd, HandScore, SideScore, score_hand
+from engine.scoring import HandScore, SideScore, score_hand
 from engine.sheet import GameStatus, ScoreSheet, read_sheet
 from engine.validation import check_report, read_report, validate_report
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from engine.cards import Card
-from engine.scoring import Category
+from engine.categories import Category
 
 
 class Language(StrEnum):

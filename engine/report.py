@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from engine.cards import DISTANCE_VALUES, SAFETIES, Card
+from engine.categories import Category
 from engine.problems import Problem, ProblemCode, pointer
 from engine.rules import (
     VARIANT_ENUMS,
@@ -21,7 +22,6 @@ from engine.rules import (
     UnsupportedPlayerCount,
     parse_variant,
 )
-from engine.scoring import Category
 from engine.sentences import N_, Fact, Sentence
 
 _Named = TypeVar("_Named", Card, Category)

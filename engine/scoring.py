@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import StrEnum
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
+from engine.categories import Category, HandEnd
 from engine.rules import FailedExtension, Rules, Shutout
 
 if TYPE_CHECKING:
@@ -25,27 +25,6 @@ DELAYED_ACTION_POINTS = 300
 SAFE_TRIP_POINTS = 300
 SHUTOUT_POINTS = 500
 EXTENSION_POINTS = 200
-
-
-class Category(StrEnum):
-    """The nine categories of a side's breakdown; the values are the contract's keys."""
-
-    DISTANCE = "distance"
-    SAFETIES = "safeties"
-    ALL_SAFETIES = "all_safeties"
-    COUP_FOURRES = "coup_fourres"
-    TRIP = "trip"
-    DELAYED_ACTION = "delayed_action"
-    SAFE_TRIP = "safe_trip"
-    EXTENSION = "extension"
-    SHUTOUT = "shutout"
-
-
-class HandEnd(StrEnum):
-    """Why a hand ended (RULES.md §8)."""
-
-    TRIP_COMPLETED = "trip_completed"
-    DECK_EXHAUSTED = "deck_exhausted"
 
 
 _POINTS_BY_CATEGORY = attrgetter(*(category.value for category in Category))

@@ -17,8 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from engine.cards import Card
+from engine.categories import Category
 from engine.names import card_name, category_name
-from engine.scoring import Category
 
 Fact = str | int | Card | Category | tuple[str, ...]
 """What fills a placeholder: a name said as it is, a number, a card, a score category, or names

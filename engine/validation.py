@@ -10,11 +10,12 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from engine.cards import DISTANCE_CARDS_IN_DECK, DISTANCE_VALUES, Card
+from engine.categories import Category
 from engine.errors import InvalidReport
 from engine.problems import Problem, ProblemCode, pointer
 from engine.report import HandReport, SideReport, read_hand_report, read_rules
 from engine.rules import Rules, Shutout
-from engine.scoring import Category, HandScore, score_hand
+from engine.scoring import HandScore, score_hand
 from engine.sentences import N_, Reason
 
 MAX_KM_WITHOUT_200S = sum(km * count for km, count in DISTANCE_CARDS_IN_DECK.items() if km != 200)

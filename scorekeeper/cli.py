@@ -11,11 +11,11 @@ from typing import Any, BinaryIO, TextIO
 import click
 from flask.cli import FlaskGroup
 
+from engine.categories import Category
 from engine.errors import InvalidRecord, InvalidReport
 from engine.game import Game
 from engine.players import make_player
 from engine.rules import Rules, UnknownVariant
-from engine.scoring import Category
 from scorekeeper import create_app, engine_build
 from scorekeeper.simulate import simulate, tally
 

@@ -16,9 +16,9 @@ from babel.lists import format_list
 from flask import Flask, g, has_request_context, request
 
 from engine.cards import Card
+from engine.categories import Category
 from engine.names import Language, card_name, category_name
 from engine.problems import Problem
-from engine.scoring import Category
 from engine.sentences import N_ as N_  # the marker, for the app as for the engine
 from engine.sentences import Fact, Sentence
 from scorekeeper.catalogs import DOMAIN, compiled_catalogs

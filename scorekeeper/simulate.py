@@ -15,10 +15,10 @@ from functools import partial
 from random import Random
 from typing import Any
 
+from engine.categories import Category
 from engine.game import Game
 from engine.players import make_player
 from engine.rules import Rules
-from engine.scoring import Category
 
 BONUSES = (
     Category.COUP_FOURRES,

@@ -13,9 +13,9 @@ from engine.cards import (
     remedy_for,
     safety_for,
 )
+from engine.categories import Category
 from engine.names import CARD_NAMES, CATEGORY_NAMES, Language
 from engine.rules import Rules
-from engine.scoring import Category
 
 
 def count(deck: dict[Card, int], kind: CardKind) -> int:
