@@ -297,11 +297,13 @@ def test_the_names_are_french_in_french(page: Page, live_server: str) -> None:
     page.locator("select[name=side1]").select_option(label="Bob")
     page.get_by_role("button", name="Commencer la partie").click()
     page.get_by_role("link", name="Saisir une manche").click()
-    ace = button(page, "Ann: As du volant")
+    ace = button(page, "Ann\u202f: As du volant")
     ace.tap()
     ace.tap()
-    expect(button(page, "Ann: As du volant, coup fourré")).to_have_attribute("aria-pressed", "true")
-    button(page, "Bob: ajouter 200 km").tap()
+    expect(button(page, "Ann\u202f: As du volant, coup fourré")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    button(page, "Bob\u202f: ajouter 200 km").tap()
     expect(page.locator("[data-bar-summary]")).to_contain_text("Bob 200")
     expect_no_horizontal_scroll(page)
 
