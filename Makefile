@@ -103,6 +103,7 @@ bench: $(VENV)/.installed-test compiled
 	$(BIN)/python benchmarks/selfplay.py
 	$(BIN)/python benchmarks/simulate_speed.py
 	$(BIN)/python benchmarks/virtual_moves.py
+	$(BIN)/python benchmarks/leaderboard.py
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache .hypothesis
