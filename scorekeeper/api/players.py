@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, url_for
+from flask import Blueprint, Response, request, url_for
 from sqlalchemy import select
 
 from engine.sentences import N_
@@ -11,11 +11,14 @@ from scorekeeper.auth import authorized_table, owned
 from scorekeeper.extensions import db
 from scorekeeper.http import json_body, respond
 from scorekeeper.models import Game, Player, Table
+from scorekeeper.schemas import load
+from scorekeeper.schemas.ratings import SeasonQuerySchema
 from scorekeeper.schemas.resources import (
     PlayerCreateSchema,
     PlayerSchema,
     PlayerWithStatisticsSchema,
 )
+from scorekeeper.season import Season
 from scorekeeper.standings import player_statistics
 
 bp = Blueprint("players", __name__)
@@ -43,10 +46,12 @@ def list_players(table_id: int) -> Response:
 
 @bp.get("/tables/<id:table_id>/players/<id:player_id>")
 def read_player(table_id: int, player_id: int) -> Response:
-    """A player with their statistics over every game they played at this table."""
+    """A player with their statistics over the games they played at this table: every game, or
+    a season's (``from``, ``to``, ``virtual``; a season counts the games that ended in it)."""
     player = table_player(authorized_table(table_id), player_id)
-    games = db.session.execute(select(Game).where(Game.played_by(player.id))).scalars()
-    statistics = player_statistics(player.id, games)
+    season: Season = load(SeasonQuerySchema(), request.args.to_dict())["season"]
+    statement = select(Game).where(Game.played_by(player.id), *season.where())
+    statistics = player_statistics(player.id, db.session.execute(statement).scalars())
     body = {
         "id": player.id,
         "name": player.name,

@@ -330,3 +330,23 @@ def test_the_history_and_its_csv_carry_the_rating_after_each_game(table: TableAc
     lines = table.get("/history.csv").get_data(as_text=True).splitlines()
     assert lines[0].endswith(",virtual,rating")
     assert [line.rsplit(",", 1)[1] for line in lines[1:]] == [str(r["rating"]) for r in rows]
+
+
+@pytest.mark.parametrize(
+    ("query", "finished"),
+    [("?from=2026-01-01", 1), ("?to=2025-12-31", 1), ("?from=2026-01-02", 0), ("", 2)],
+)
+def test_a_player_s_statistics_keep_to_the_season(
+    app: Flask, table: TableAccess, query: str, finished: int
+) -> None:
+    ann, bob = table.add_players("Ann", "Bob")
+    with app.app_context():
+        add_finished_game(table.id, [[ann], [bob]], [5000, 0], finished_at=NEW_YEAR)
+        add_finished_game(
+            table.id, [[bob], [ann]], [5000, 0], finished_at=datetime(2025, 12, 31, 23, 59, 59)
+        )
+        db.session.commit()
+    response = table.get(f"/players/{ann}{query}")
+    assert response.status_code == 200
+    assert response.get_json()["statistics"]["games_finished"] == finished
+    assert table.get(f"/players/{ann}?to=2026-13-01").status_code == 422
