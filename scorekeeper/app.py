@@ -45,6 +45,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config.from_prefixed_env("SCOREKEEPER")
     if test_config is not None:
         app.config.from_mapping(test_config)
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = config.engine_options(
+        app.config["SQLALCHEMY_DATABASE_URI"], app.config["SQLALCHEMY_ENGINE_OPTIONS"]
+    )
     os.makedirs(app.instance_path, exist_ok=True)
 
     app.url_map.converters["id"] = IdConverter

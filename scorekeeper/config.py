@@ -46,6 +46,22 @@ def secret_key(instance_path: str) -> str:
     return path.read_text().strip()
 
 
+def engine_options(url: str, options: dict[str, Any]) -> dict[str, Any]:
+    """SQLAlchemy's engine options for ``url``: a database server's connections are checked
+    before each use (``pool_pre_ping``), so after PostgreSQL restarts, the connections it cut
+    (psycopg's ``AdminShutdown``) are replaced instead of failing the first requests. A SQLite
+    file has no connection to lose, and skips the check.
+
+    >>> engine_options("postgresql+psycopg://app@db/club", {})
+    {'pool_pre_ping': True}
+    >>> engine_options("sqlite:///instance/scorekeeper.sqlite3", {})
+    {}
+    """
+    if url.startswith("sqlite"):
+        return options
+    return {"pool_pre_ping": True, **options}
+
+
 def defaults(instance_path: str) -> dict[str, Any]:
     """The settings an app starts from, before ``test_config`` or ``SCOREKEEPER_*`` overrides."""
     return {

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, Response, current_app, has_request_context, json, render_template, request
+from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from engine.errors import InvalidReport
@@ -31,6 +33,7 @@ PAGE_TITLES = (
     N_("Precondition Required"),
     N_("Too Many Requests"),
     N_("Internal Server Error"),
+    N_("Service Unavailable"),
 )
 """The HTTP status phrases an error page's title can be (``HTTPStatus``'s words, in both the
 older and the newer spelling of Python's versions), marked so the catalogs translate them."""
@@ -77,6 +80,10 @@ OWN_WORDS = {
         "The server could not answer. Try again in a moment; if it happens again, the "
         "server's log says why."
     ),
+    503: N_(
+        "The scoreboard cannot reach its database just now. It will be back in a moment: "
+        "try again shortly. Nothing recorded before is lost."
+    ),
 }
 """What the app says instead of Werkzeug's own descriptions, which are English only and written
 for developers ("The server encountered an internal error...")."""
@@ -103,8 +110,36 @@ def handle_invalid_request(error: InvalidRequest) -> Response:
     return respond_with(refusal_document(error.problems, shape=True))
 
 
+RETRY_AFTER_SECONDS = 10
+"""What a 503's ``Retry-After`` asks for: PostgreSQL restarted by its service manager (an upgrade,
+a reboot) is back within seconds, and a phone retrying sooner only adds to the queue."""
+
+
+def is_database_unavailable(error: Exception) -> bool:
+    """Whether ``error`` says the database cannot answer for now rather than that the request or
+    the code is wrong: the server stopped, restarting or unreachable (psycopg's
+    ``OperationalError`` and its ``AdminShutdown``), a connection dropped mid-request, no
+    connection free in the pool, or SQLite's file locked or unreadable."""
+    if isinstance(error, OperationalError | PoolTimeout):
+        return True
+    return isinstance(error, DBAPIError) and error.connection_invalidated
+
+
+def handle_database_unavailable(error: Exception) -> Response:
+    """503 with ``Retry-After``: the database is down or restarting. The log names the cause
+    (the driver's own message, never the statement or its parameters)."""
+    cause = getattr(error, "orig", None) or error
+    first_line = str(cause).strip().splitlines()[0] if str(cause).strip() else ""
+    current_app.logger.error("Database unavailable: %s: %s", type(cause).__name__, first_line)
+    headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+    return respond_with(problem_document(503, gettext(OWN_WORDS[503])), headers)
+
+
 def handle_unexpected(error: Exception) -> Response:
-    """Anything unforeseen: a 500 that says nothing of the internals (the log has the trace)."""
+    """Anything unforeseen: a 500 that says nothing of the internals (the log has the trace);
+    a database that cannot answer is a 503 (:func:`handle_database_unavailable`)."""
+    if is_database_unavailable(error):
+        return handle_database_unavailable(error)
     current_app.logger.exception("Unhandled error", exc_info=error)
     return handle_http_exception(InternalServerError())
 

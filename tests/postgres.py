@@ -13,6 +13,7 @@ import subprocess
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 USER = "app"
@@ -38,12 +39,30 @@ def _as_server_user(*command: str) -> list[str]:
     return ["runuser", "-u", "postgres", "--", *command] if os.geteuid() == 0 else list(command)
 
 
+@dataclass(frozen=True)
+class Cluster:
+    """A running cluster: its server's SQLAlchemy URL, and how to stop and start it again (a
+    database restarted under a serving app, as an upgrade or a reboot does)."""
+
+    url: str
+    pg_ctl: tuple[str, ...]
+    options: str
+
+    def stop(self) -> None:
+        """Stop the server the way a service manager does: connections are cut, not awaited."""
+        _run(_as_server_user(*self.pg_ctl, "-m", "fast", "stop"))
+
+    def start(self) -> None:
+        """Start the server again; returns once it accepts connections."""
+        _run(_as_server_user(*self.pg_ctl, "-o", self.options, "start"))
+
+
 @contextmanager
-def cluster(fsync: bool = False) -> Iterator[str]:
-    """Start a cluster in a new temporary folder; yield its server's SQLAlchemy URL; stop it and
-    remove the folder after. (Not under pytest's own temporary folder: that one is private to
-    the user running the tests, and the server may run as another.) Tests run without fsync;
-    a benchmark wants it on, as in production."""
+def running_cluster(fsync: bool = False) -> Iterator[Cluster]:
+    """Start a cluster in a new temporary folder; yield it; stop it and remove the folder after.
+    (Not under pytest's own temporary folder: that one is private to the user running the
+    tests, and the server may run as another.) Tests run without fsync; a benchmark wants it
+    on, as in production."""
     folder = Path(tempfile.mkdtemp(prefix="scorekeeper-pg-"))
     folder.chmod(0o755)
     if os.geteuid() == 0:
@@ -54,13 +73,21 @@ def cluster(fsync: bool = False) -> Iterator[str]:
     options = f"-k {folder} -c listen_addresses=127.0.0.1 -p {port} -c max_connections=200"
     if not fsync:
         options += " -c fsync=off"
-    pg_ctl = ["pg_ctl", "-D", str(data), "-l", str(folder / "log"), "-w"]
+    pg_ctl = ("pg_ctl", "-D", str(data), "-l", str(folder / "log"), "-w")
+    server = Cluster(f"postgresql+psycopg://{USER}@127.0.0.1:{port}/postgres", pg_ctl, options)
     try:
-        _run(_as_server_user(*pg_ctl, "-o", options, "start"))
-        yield f"postgresql+psycopg://{USER}@127.0.0.1:{port}/postgres"
+        server.start()
+        yield server
     finally:
         subprocess.run(_as_server_user(*pg_ctl, "-m", "fast", "stop"), capture_output=True)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextmanager
+def cluster(fsync: bool = False) -> Iterator[str]:
+    """A cluster of :func:`running_cluster`, by its server's SQLAlchemy URL."""
+    with running_cluster(fsync) as server:
+        yield server.url
 
 
 def _run(command: list[str]) -> None:
