@@ -20,13 +20,15 @@ from scorekeeper.season import Season
 from scorekeeper.standings import HISTORY_COLUMNS, history_rows
 
 bp = Blueprint("history", __name__)
+ALL_TIME = Season()
 row_schema = HistoryRowSchema()
 
 
-def finished_games(table: Table) -> list[Game]:
+def finished_games(table: Table, season: Season = ALL_TIME) -> list[Game]:
+    """The table's finished games of ``season``, in the order they finished."""
     statement = (
         select(Game)
-        .where(Game.table_id == table.id, Game.status == GameStatus.FINISHED)
+        .where(Game.table_id == table.id, Game.status == GameStatus.FINISHED, *season.where())
         .order_by(Game.finished_at, Game.id)
     )
     return list(db.session.execute(statement).scalars())

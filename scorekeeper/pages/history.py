@@ -12,6 +12,7 @@ from scorekeeper.i18n import N_, gettext, language, pgettext
 from scorekeeper.levels import seat_label, side_label
 from scorekeeper.models import Game, Seat, Side
 from scorekeeper.pages.access import page_table
+from scorekeeper.pages.ratings import season_asked, season_links
 from scorekeeper.standings import history_rows, player_statistics
 
 bp = Blueprint("history", __name__)
@@ -19,21 +20,26 @@ bp = Blueprint("history", __name__)
 
 @bp.get("/t/<id:table_id>/history")
 def history(table_id: int) -> str:
-    """Finished games with each player's result, and every player's statistics."""
+    """Finished games with each player's result, and every player's statistics, for a season
+    (every game by default)."""
     table = page_table(table_id)
-    games = list(
-        db.session.execute(
-            select(Game).where(Game.table_id == table.id).options(*Game.everything())
-        ).scalars()
-    )
+    season = season_asked()
+    statement = select(Game).where(Game.table_id == table.id, *season.where())
+    games = list(db.session.execute(statement.options(*Game.everything())).scalars())
     statistics = [(player, player_statistics(player.id, games)) for player in table.players]
-    finished = finished_games(table)
+    finished = finished_games(table, season)
     # A row per seat, in the order history_rows gives them: computers named in the page's language.
     rows = [
         {**row, "side_name": side_label(side), "player": seat_label(seat)}
         for row, (side, seat) in zip(history_rows(finished), _seats(finished), strict=True)
     ]
-    return render_template("pages/history.html", table=table, rows=rows, statistics=statistics)
+    return render_template(
+        "pages/history.html",
+        table=table,
+        rows=rows,
+        statistics=statistics,
+        **season_links(season),
+    )
 
 
 @bp.get("/t/<id:table_id>/history.csv")
