@@ -350,3 +350,16 @@ def test_a_player_s_statistics_keep_to_the_season(
     assert response.status_code == 200
     assert response.get_json()["statistics"]["games_finished"] == finished
     assert table.get(f"/players/{ann}?to=2026-13-01").status_code == 422
+
+
+def test_an_undo_that_reopens_the_last_game_takes_it_out(table: TableAccess) -> None:
+    ann, bob = table.add_players("Ann", "Bob")
+    play(table, [[ann], [bob]], WIN, WIN, WIN)
+    url = play(table, [[bob], [ann]], WIN, WIN, WIN)
+    assert by_name(ratings(table))["Bob"][0] > MU  # Bob won the second game
+    etag = table.get(url).headers["ETag"]
+    assert table.delete(url + "/hands/3", headers={"If-Match": etag}).status_code == 204
+    assert by_name(ratings(table)) == {
+        "Ann": expected(0.5, 0.25, PRIOR_VARIANCE, 2),
+        "Bob": expected(-0.5, 0.25, PRIOR_VARIANCE, 2),
+    }
