@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Mapping
 from typing import Any, TypeVar
 
 from flask import request
-from sqlalchemy import Select, bindparam, select
+from sqlalchemy import Row, Select, bindparam, select
 from werkzeug.datastructures import WWWAuthenticate
 from werkzeug.exceptions import NotFound, Unauthorized
 
@@ -90,12 +91,24 @@ def authorized_game(statement: Select[Any], table_id: int, game_id: int) -> Game
     """Game ``game_id`` of table ``table_id`` by ``statement`` (a :func:`game_of_token`): the
     token and the game checked in one query. The answers are those of :func:`authorized_table`
     (401, 404), then 404 if the table has no such game."""
-    game: Game | None = (
-        db.session.execute(statement, _parameters(table_id, game_id)).unique().scalar_one_or_none()
-    )
-    if game is None:
-        raise _not_opened(table_id)
+    game: Game = authorized_row(statement, table_id, game_id)[0]
     return game
+
+
+def authorized_row(
+    statement: Select[Any], table_id: int, game_id: int, parameters: Mapping[str, Any] = {}
+) -> tuple[Any, ...]:
+    """The row :func:`authorized_game` reads, for a ``statement`` that selects more beside the
+    game (an idempotency key's record, :func:`scorekeeper.http.keyed`), bound with
+    ``parameters`` too."""
+    row: Row[Any] | None = (
+        db.session.execute(statement, {**_parameters(table_id, game_id), **parameters})
+        .unique()
+        .one_or_none()
+    )
+    if row is None:
+        raise _not_opened(table_id)
+    return tuple(row)
 
 
 def authorized_game_version(table_id: int, game_id: int) -> int:

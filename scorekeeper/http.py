@@ -9,20 +9,22 @@ import re
 from collections.abc import Callable
 from datetime import timedelta
 from http import HTTPStatus
+from time import monotonic
 from typing import Any
 
-from flask import Response, jsonify, make_response, redirect, request
+from flask import Response, current_app, jsonify, make_response, redirect, request
 from flask.typing import ResponseReturnValue
 from marshmallow import Schema
-from sqlalchemy import bindparam, delete, select
+from sqlalchemy import Select, and_, bindparam, delete, select
 from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import BadRequest, HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
+from engine.errors import EngineError
 from engine.problems import Problem, ProblemCode
 from engine.sentences import N_
 from scorekeeper.extensions import db
-from scorekeeper.models import IdempotencyRecord, utcnow
+from scorekeeper.models import Game, IdempotencyRecord, utcnow
 from scorekeeper.problems import InvalidRequest
 from scorekeeper.schemas import load
 
@@ -85,82 +87,129 @@ def not_modified(etag: str) -> Response:
     return response
 
 
-def idempotent(table_id: int, produce: Callable[[], Produced]) -> Response:
+def keyed(statement: Select[Any]) -> Select[Any]:
+    """``statement`` (one game, its row locked) with, beside the game, the record of the key
+    bound as ``:idempotency_key`` (None if the key is new, or with no key): the key is looked up
+    in the locking query, with no statement of its own while the lock is held. Built once, when
+    a view module is imported."""
+    return statement.add_columns(IdempotencyRecord).outerjoin(
+        IdempotencyRecord,
+        and_(
+            IdempotencyRecord.table_id == Game.table_id,
+            IdempotencyRecord.key == bindparam(KEY_PARAMETER),
+        ),
+    )
+
+
+KEY_PARAMETER = "idempotency_key"
+"""The name :func:`keyed` binds the request's key to."""
+
+Locked = tuple[Game, IdempotencyRecord | None]
+"""A game locked by a :func:`keyed` query, and its key's record."""
+
+
+def idempotent(
+    table_id: int, lock: Callable[[str | None], Locked], produce: Callable[[Game], Produced]
+) -> Response:
     """Run a write once per ``Idempotency-Key``: a retry with the same key and body gets the first
     answer again (its status, body, Location and ETag), and nothing is recorded twice; the same
     key with another body is 422.
 
-    The caller has locked what the write changes (the game's row) before this runs. A retry
-    arriving while the first request is still writing waits on that lock, then finds the first
-    answer here and replays it. (Had it checked the game first, it would have found the game
-    already ended by its own first attempt and answered 409.) The key's record is inserted with
-    the answer in the write's transaction, so either both are stored or neither is; where no lock
-    orders two requests with one key (the key reused at the same moment for another game), the
-    key's unique constraint refuses the second, which is rolled back and answered as a retry of
-    the first.
+    Every write of a hand takes its locks in one order, the game's row, then the key (the form's
+    and the offline queue's too, :func:`idempotent_form`): two requests with one key on one
+    game queue on the game instead of each holding what the other waits for. ``lock(key)``
+    locks the game and finds the key's record in one query (:func:`keyed`); the key's record is
+    inserted with the answer in the write's transaction, so either both are stored or neither.
+
+    A retry arriving while the first request is still writing waits on the game's lock. The
+    record the first request commits meanwhile is not in the locking query's answer (on
+    PostgreSQL it reads the other tables as they were when it began), so the retry finds it
+    after: when inserting its own record fails on the key's unique constraint, or, if the game
+    refuses the retry (ended by its own first attempt: 409), when that refusal is rolled back.
+    Either way the first answer is replayed. The constraint also orders two requests that no
+    lock orders (the key reused at the same moment for another game).
     """
     key = _key()
+    game, first = lock(key)
     if key is None:
-        status, body, location, etag = produce()
+        status, body, location, etag = produce(game)
         db.session.commit()
         return respond(body, status, location=location, etag=etag)
     fingerprint = _fingerprint()
-    record = _record(table_id, key)
-    if record is not None:
-        return _replay(record, fingerprint)
-    status, body, location, etag = produce()
-    db.session.add(
-        IdempotencyRecord(
-            table_id=table_id,
-            key=key,
-            request_hash=fingerprint,
-            status=status,
-            response=body,
-            location=location,
-            etag=etag,
-        )
-    )
+    first = _unexpired(first)
+    if first is not None:
+        return _replay(first, fingerprint)
     try:
-        db.session.flush()
-    except IntegrityError:
-        db.session.rollback()  # the write too: the first request's answer stands
-        committed = _record(table_id, key)
+        status, body, location, etag = produce(game)
+    except REFUSALS:
+        committed = _committed_after_refusal(table_id, key)
         if committed is None:
             raise
         return _replay(committed, fingerprint)
-    _forget_expired(table_id)
+    record = IdempotencyRecord(
+        table_id=table_id,
+        key=key,
+        request_hash=fingerprint,
+        status=status,
+        response=body,
+        location=location,
+        etag=etag,
+    )
+    committed = _insert(record)
+    if committed is not None:
+        return _replay(committed, fingerprint)
     db.session.commit()
     return respond(body, status, location=location, etag=etag)
 
 
 def idempotent_form(
-    table_id: int, done: str, produce: Callable[[], ResponseReturnValue]
+    table_id: int,
+    done: str,
+    lock: Callable[[str | None], Locked],
+    produce: Callable[[Game], ResponseReturnValue],
 ) -> BaseResponse:
     """A page form's write, run once per ``Idempotency-Key`` as :func:`idempotent` runs the
-    API's: the queue of hands on a phone (``static/queue.js``) resends a hand whose answer was
-    lost, and the retry must not record it twice.
+    API's, with its locks in the same order (the game's row, then the key): the queue of hands
+    on a phone (``static/queue.js``) resends a hand whose answer was lost, and the retry must
+    not record it twice.
 
     A form that records something answers with a redirect to ``done``; that answer is claimed
-    with the key before the write, so ``produce`` commits both in one transaction (it may commit
-    itself, as a correction does). A refusal (422, 409) rolls both back: only what was recorded
-    keeps its key, and a retry of a refused form is checked afresh.
+    with the key after the game is locked and before the write, so ``produce`` commits both in
+    one transaction (it may commit itself, as a correction does). A refusal (422, 409) rolls
+    both back: only what was recorded keeps its key, and a retry of a refused form is checked
+    afresh.
     """
     key = _key()
+    game, first = lock(key)
     if key is None:
-        return make_response(produce())
+        return make_response(produce(game))
     fingerprint = _fingerprint()
-    record, claimed = _claim(table_id, key, fingerprint, status=HTTPStatus.FOUND, location=done)
-    if not claimed:
-        _same_request(record, fingerprint)
-        replayed = redirect(record.location or done, record.status)
+    first = _unexpired(first)
+    if first is None:
+        claim = IdempotencyRecord(
+            table_id=table_id,
+            key=key,
+            request_hash=fingerprint,
+            status=HTTPStatus.FOUND,
+            response={},
+            location=done,
+        )
+        first = _insert(claim)
+    if first is not None:
+        _same_request(first, fingerprint)
+        replayed = redirect(first.location or done, first.status)
         replayed.headers["Idempotent-Replayed"] = "true"
         return replayed
-    answer = make_response(produce())
+    answer = make_response(produce(game))
     if HTTPStatus.MULTIPLE_CHOICES <= answer.status_code < HTTPStatus.BAD_REQUEST:
         db.session.commit()
     else:
         db.session.rollback()
     return answer
+
+
+REFUSALS = (HTTPException, EngineError, InvalidRequest)
+"""What a write raises to refuse a request (answered 4xx), as against a failure."""
 
 
 def _key() -> str | None:
@@ -174,56 +223,72 @@ def _key() -> str | None:
     return key
 
 
-def _claim(
-    table_id: int, key: str, fingerprint: str, *, status: int, location: str | None
-) -> tuple[IdempotencyRecord, bool]:
-    """The key's record, inserted in this transaction with the answer known so far (True), or
-    the one a first request committed (False). Expired records of the table go at the same
-    time."""
-    record = _record(table_id, key)
-    if record is not None:
-        return record, False
-    record = IdempotencyRecord(
-        table_id=table_id,
-        key=key,
-        request_hash=fingerprint,
-        status=status,
-        response={},
-        location=location,
-    )
+def _unexpired(record: IdempotencyRecord | None) -> IdempotencyRecord | None:
+    """``record``, unless it has expired: an expired record never answers, and it is deleted
+    now, so the key's new record can take its place under the unique constraint."""
+    if record is None or record.created_at >= utcnow() - IDEMPOTENCY_TTL:
+        return record
+    db.session.execute(_FORGET, {"id": record.id})
+    return None
+
+
+def _insert(record: IdempotencyRecord) -> IdempotencyRecord | None:
+    """Insert the key's ``record`` with what this transaction writes (None), or, if a request
+    with the same key committed its record first, roll this transaction back and return that
+    record, to be answered as a retry of the first request. Expired records of the table go
+    with the insert, now and then (:func:`_sweep`)."""
     db.session.add(record)
     try:
         db.session.flush()
     except IntegrityError:
-        # Another request with the same key committed first: answer as a retry of it.
-        db.session.rollback()
-        committed = _record(table_id, key)
+        db.session.rollback()  # the write too: the first request's answer stands
+        committed = _record(record.table_id, record.key)
         if committed is None:
             raise
-        return committed, False
-    _forget_expired(table_id)
-    return record, True
+        return committed
+    _sweep(record.table_id)
+    return None
+
+
+def _committed_after_refusal(table_id: int, key: str) -> IdempotencyRecord | None:
+    """After a refusal, rolled back here: the key's record if a request with the same key
+    committed it meanwhile (the refusal is then answered as a retry of that request)."""
+    db.session.rollback()
+    return _record(table_id, key)
 
 
 _RECORD = select(IdempotencyRecord).where(
     IdempotencyRecord.table_id == bindparam("table_id"), IdempotencyRecord.key == bindparam("key")
 )
+_FORGET = delete(IdempotencyRecord).where(IdempotencyRecord.id == bindparam("id"))
 _EXPIRED = delete(IdempotencyRecord).where(
     IdempotencyRecord.table_id == bindparam("table_id"),
     IdempotencyRecord.created_at < bindparam("before"),
 )
-"""Both built once: building a statement costs as much as running it."""
+"""All built once: building a statement costs as much as running it."""
+
+SWEEP_EVERY = 3600.0
+"""Seconds between two sweeps of a table's expired records by one process. Expired records
+never answer (:func:`_unexpired`), so sweeping is only about space: once an hour keeps a table's
+records to about two days' worth, where a sweep with every write held the game's lock for one
+more statement each time."""
 
 
 def _record(table_id: int, key: str) -> IdempotencyRecord | None:
     record: IdempotencyRecord | None = db.session.execute(
         _RECORD, {"table_id": table_id, "key": key}
     ).scalar_one_or_none()
-    return record
+    return _unexpired(record)
 
 
-def _forget_expired(table_id: int) -> None:
-    """Delete the table's records older than :data:`IDEMPOTENCY_TTL`."""
+def _sweep(table_id: int) -> None:
+    """Delete the table's records older than :data:`IDEMPOTENCY_TTL`, if this process has not
+    done so in the last :data:`SWEEP_EVERY` seconds."""
+    swept: dict[int, float] = current_app.extensions.setdefault("idempotency_swept", {})
+    now = monotonic()
+    if table_id in swept and now - swept[table_id] < SWEEP_EVERY:
+        return
+    swept[table_id] = now
     db.session.execute(_EXPIRED, {"table_id": table_id, "before": utcnow() - IDEMPOTENCY_TTL})
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Select, bindparam, func, select
 from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import Conflict, NotFound, PreconditionFailed, PreconditionRequired
 from werkzeug.http import parse_etags
@@ -26,6 +26,7 @@ from engine.sheet import ScoreSheet
 from scorekeeper import running_totals
 from scorekeeper.auth import new_token, token_hash
 from scorekeeper.extensions import db
+from scorekeeper.http import KEY_PARAMETER, Locked, keyed
 from scorekeeper.i18n import N_, gettext
 from scorekeeper.models import Game, GameStatus, Hand, Player, Seat, Side, Table, utcnow
 from scorekeeper.names import first_repeat, team_name
@@ -186,18 +187,39 @@ def _seating_problems(
     return problems
 
 
+_LOCKED = (
+    select(Game)
+    .where(Game.id == bindparam("game_id"), Game.table_id == bindparam("table_id"))
+    .options(*Game.everything())
+    .with_for_update(of=Game)
+    .execution_options(populate_existing=True)  # the locked row, not what was read before
+)
+_LOCKED_KEYED = keyed(_LOCKED)
+"""Both built once: building a statement costs as much as running it."""
+
+
 def locked_game(table: Table, game_id: int) -> Game:
     """The table's game ``game_id``, its row locked for the rest of the transaction."""
-    game = db.session.execute(
-        select(Game)
-        .where(Game.id == game_id, Game.table_id == table.id)
-        .options(*Game.everything())
-        .with_for_update(of=Game)
-        .execution_options(populate_existing=True)  # the locked row, not what was read before
-    ).scalar_one_or_none()
-    if game is None:
-        raise NotFound(N_("There is no such game at this table."))
+    game: Game = _locked(_LOCKED, table, game_id, {})[0]
     return game
+
+
+def locked_game_keyed(table: Table, game_id: int, key: str | None) -> Locked:
+    """:func:`locked_game`, and in the same query the record of the idempotency ``key`` (the
+    game before the key: the one lock order of every write of a hand, :mod:`scorekeeper.http`)."""
+    row = _locked(_LOCKED_KEYED, table, game_id, {KEY_PARAMETER: key})
+    return row[0], row[1]
+
+
+def _locked(
+    statement: Select[Any], table: Table, game_id: int, parameters: Mapping[str, Any]
+) -> tuple[Any, ...]:
+    row = db.session.execute(
+        statement, {"game_id": game_id, "table_id": table.id, **parameters}
+    ).one_or_none()
+    if row is None:
+        raise NotFound(N_("There is no such game at this table."))
+    return tuple(row)
 
 
 def add_hand(game: Game, document: Mapping[str, Any]) -> Hand:
@@ -345,6 +367,7 @@ __all__ = [
     "game_count",
     "invalid_request",
     "locked_game",
+    "locked_game_keyed",
     "rename_player",
     "rotate_token",
     "rules_for",

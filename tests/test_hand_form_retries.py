@@ -4,11 +4,17 @@ a retry of a hand (or a correction) that was recorded is answered again, never r
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import select
 
+from scorekeeper.extensions import db
+from scorekeeper.http import IDEMPOTENCY_TTL
+from scorekeeper.models import IdempotencyRecord
 from tests.api.conftest import TableAccess, create_table
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -166,3 +172,20 @@ def test_a_hand_where_nothing_was_entered_is_recorded_only_when_confirmed(
     safety = {**blank, "number": "2", "s1-safety-extra_tank": "on"}
     assert client.post(path + "/hands/new", data=safety).status_code == 302
     assert len(hands(table, path)) == 2
+
+
+def test_an_expired_key_is_a_new_key(
+    app: Flask, client: FlaskClient, game: tuple[TableAccess, str]
+) -> None:
+    """Past its time, the key of hand 1 sent with hand 2 records hand 2 (a key still current
+    would refuse it as another request, 422)."""
+    table, path = game
+    key = {"Idempotency-Key": "k"}
+    client.post(path + "/hands/new", data=hand_form(client, path + "/hands/new", 1), headers=key)
+    with app.app_context():
+        for record in db.session.execute(select(IdempotencyRecord)).scalars():
+            record.created_at -= IDEMPOTENCY_TTL + timedelta(minutes=1)
+        db.session.commit()
+    other = hand_form(client, path + "/hands/new", 2, km=100)
+    assert client.post(path + "/hands/new", data=other, headers=key).status_code == 302
+    assert hands(table, path) == [300, 100]

@@ -7,8 +7,17 @@ from sqlalchemy.orm import joinedload
 from werkzeug.exceptions import NotFound
 
 from scorekeeper import operations
-from scorekeeper.auth import authorized_game, authorized_table, game_of_token
-from scorekeeper.http import Produced, body_read_early, idempotent, json_body, respond
+from scorekeeper.auth import authorized_game, authorized_row, authorized_table, game_of_token
+from scorekeeper.http import (
+    KEY_PARAMETER,
+    Locked,
+    Produced,
+    body_read_early,
+    idempotent,
+    json_body,
+    keyed,
+    respond,
+)
 from scorekeeper.i18n import gettext
 from scorekeeper.models import Game, Hand, load_hands
 from scorekeeper.schemas.resources import HandEntrySchema, HandOutSchema
@@ -17,8 +26,9 @@ from scorekeeper.standings import hand_view, running
 bp = Blueprint("hands", __name__)
 hand_schema = HandOutSchema()
 entry_schema = HandEntrySchema()
-locked_with_sides = game_of_token(joinedload(Game.sides), lock=True)
-"""A new hand needs the sides' names (its breakdown names them), never the other hands."""
+locked_with_sides = keyed(game_of_token(joinedload(Game.sides), lock=True))
+"""A new hand needs the sides' names (its breakdown names them), never the other hands; the
+request's idempotency key is looked up in the same query."""
 game_alone = game_of_token()
 """A hand's answer needs the hands up to it, read by :func:`load_hands`."""
 
@@ -43,19 +53,22 @@ def hand_url(table_id: int, game_id: int, number: int) -> str:
 def add_hand(table_id: int, game_id: int) -> Response:
     """Record the next hand; a retry with the same Idempotency-Key records nothing twice.
 
-    The token, the game and its lock in one query, with the sides (their names go into the
-    breakdown) but not the hands: the answer's totals are the game's own, kept with it.
+    The token, the game, its lock and the idempotency key's record in one query, with the
+    sides (their names go into the breakdown) but not the hands: the answer's totals are the
+    game's own, kept with it.
     """
     read_body = body_read_early(entry_schema)
-    game = authorized_game(locked_with_sides, table_id, game_id)
-    document = read_body()
 
-    def produce() -> Produced:
-        hand = operations.add_hand(game, document)
+    def lock(key: str | None) -> Locked:
+        row = authorized_row(locked_with_sides, table_id, game_id, {KEY_PARAMETER: key})
+        return row[0], row[1]
+
+    def produce(game: Game) -> Produced:
+        hand = operations.add_hand(game, read_body())
         answer = hand_body(hand, game.totals)
         return 201, answer, hand_url(table_id, game_id, hand.number), hand.etag
 
-    return idempotent(table_id, produce)
+    return idempotent(table_id, lock, produce)
 
 
 @bp.get("/tables/<id:table_id>/games/<id:game_id>/hands/<id:number>")

@@ -86,11 +86,17 @@ def new_hand(table_id: int, game_id: int) -> Any:
     if request.method == "GET":
         return _form_page(table, game, {}, [])
     scoreboard = url_for("pages.games.scoreboard", table_id=table_id, game_id=game_id)
-    return idempotent_form(table.id, scoreboard, lambda: _record_hand(table, game, scoreboard))
+    return idempotent_form(
+        table.id,
+        scoreboard,
+        lambda key: operations.locked_game_keyed(table, game.id, key),
+        lambda locked: _record_hand(table, game, locked, scoreboard),
+    )
 
 
-def _record_hand(table: Table, game: Game, scoreboard: str) -> Any:
-    """Record the posted hand, or the form again with why it was not."""
+def _record_hand(table: Table, game: Game, locked: Game, scoreboard: str) -> Any:
+    """Record the posted hand in ``locked`` (``game``, its row locked), or the form again with
+    why it was not."""
     document, problems = _document(game)
     if problems:
         return _form_page(table, game, request.form, problems), 422
@@ -99,7 +105,6 @@ def _record_hand(table: Table, game: Game, scoreboard: str) -> Any:
         # the person says so.
         return _form_page(table, game, request.form, [], empty=True), 422
     try:
-        locked = operations.locked_game(table, game.id)
         expected = whole_number(request.form.get("number"))
         if expected is not None and expected != len(locked.hands) + 1:
             db.session.rollback()
@@ -151,19 +156,23 @@ def correct_hand(table_id: int, game_id: int, number: int) -> Any:
     if request.method == "GET":
         return _form_page(table, game, form_from_report(hand.report), [], hand)
     scoreboard = url_for("pages.games.scoreboard", table_id=table_id, game_id=game_id)
-    return idempotent_form(table.id, scoreboard, lambda: _record_correction(table, game, hand))
+    return idempotent_form(
+        table.id,
+        scoreboard,
+        lambda key: operations.locked_game_keyed(table, game.id, key),
+        lambda locked: _record_correction(table, game, locked, hand),
+    )
 
 
-def _record_correction(table: Table, game: Game, hand: Hand) -> Any:
-    """Apply the posted correction, or the form again with why it was not."""
+def _record_correction(table: Table, game: Game, locked: Game, hand: Hand) -> Any:
+    """Apply the posted correction to ``locked`` (``game``, its row locked), or the form again
+    with why it was not."""
     table_id, game_id, number = table.id, game.id, hand.number
     document, problems = _document(game)
     if problems:
         return _form_page(table, game, request.form, problems, hand), 422
     try:
-        operations.correct_hand(
-            operations.locked_game(table, game_id), number, document, _read_at()
-        )
+        operations.correct_hand(locked, number, document, _read_at())
     except InvalidReport as refused:
         db.session.rollback()
         return _form_page(table, game, request.form, list(refused.problems), hand), 422

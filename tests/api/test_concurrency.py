@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -118,3 +119,50 @@ def test_names_that_read_alike_added_at_once_are_one_player(app: Flask, table: T
         len(table.client.get(table.url + "/players", headers=table.headers).get_json()["items"])
         == 1
     )
+
+
+CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+ROUNDS = 25
+
+
+def test_one_key_through_the_form_and_the_api_at_once_never_deadlocks(
+    app: Flask, table: TableAccess
+) -> None:
+    """A phone's queue resends a hand through the page form while the same key reaches the API
+    (issue 24): both paths lock the game before the key, so one waits for the other and neither
+    deadlocks. Each round records one hand under the key; the other answer is the first
+    request's (a replay) or 422 (the key was used for another request), never a 5xx."""
+    ann, bob = table.add_players("Ann", "Bob")
+    game_id = table.start_game(2, [[ann], [bob]])["id"]
+    form_path = f"/t/{table.id}/games/{game_id}/hands/new"
+    phone = app.test_client()
+    phone.set_cookie(f"table_{table.id}", table.token)
+    match = CSRF.search(phone.get(form_path).text)
+    assert match
+    api = app.test_client()
+    start = threading.Barrier(2)
+
+    def through_form(key: str, number: int) -> int:
+        form = {"csrf_token": match.group(1), "number": str(number), "s0-km": "25", "s1-km": "0"}
+        start.wait()
+        return int(phone.post(form_path, data=form, headers={"Idempotency-Key": key}).status_code)
+
+    def through_api(key: str) -> int:
+        headers = {**table.headers, "Idempotency-Key": key}
+        report = {"sides": [{"distance": 25}, {"distance": 0}]}
+        start.wait()
+        url = f"{table.url}/games/{game_id}/hands"
+        return int(api.post(url, json=report, headers=headers).status_code)
+
+    answers: list[tuple[int, int]] = []
+    with ThreadPoolExecutor(2) as pool:
+        for number in range(1, ROUNDS + 1):
+            form = pool.submit(through_form, f"round-{number}", number)
+            posted = pool.submit(through_api, f"round-{number}")
+            answers.append((form.result(), posted.result()))
+    assert all(form in (302, 422) and posted in (201, 422) for form, posted in answers), str(
+        answers
+    )
+    assert all((form == 302) != (posted == 201) for form, posted in answers), str(answers)
+    game = table.get(f"/games/{game_id}").get_json()
+    assert len(game["hands"]) == ROUNDS

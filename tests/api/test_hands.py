@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import jsonschema
 import pytest
 import yaml
+from flask import Flask
+from sqlalchemy import select
 
+from scorekeeper import http
+from scorekeeper.extensions import db
+from scorekeeper.http import IDEMPOTENCY_TTL
+from scorekeeper.models import IdempotencyRecord
 from tests.api.conftest import TableAccess
 from tests.contract import SPEC_PATH
 
@@ -297,3 +304,46 @@ def test_an_idempotency_key_that_is_not_printable_ascii_is_400(
     assert response.status_code == 400
     assert "Idempotency-Key" in response.get_json()["detail"]
     assert hands(table, game_url) == []
+
+
+def age_keys(app: Flask, by: timedelta) -> None:
+    """Move every stored idempotency record ``by`` into the past."""
+    with app.app_context():
+        for record in db.session.execute(select(IdempotencyRecord)).scalars():
+            record.created_at -= by
+        db.session.commit()
+
+
+def stored_keys(app: Flask) -> list[str]:
+    with app.app_context():
+        return sorted(db.session.execute(select(IdempotencyRecord.key)).scalars())
+
+
+def test_an_expired_key_answers_nothing(app: Flask, table: TableAccess, game_url: str) -> None:
+    """Past its time a key is a new key: a reused one records its request, never replays (or
+    refuses) with the old answer."""
+    key = {"Idempotency-Key": "reused"}
+    table.post(game_url + "/hands", SMALL, headers=key)
+    age_keys(app, IDEMPOTENCY_TTL + timedelta(minutes=1))
+    response = table.post(game_url + "/hands", WIN, headers=key)
+    assert response.status_code == 201
+    assert "Idempotent-Replayed" not in response.headers
+    assert [hand["report"] for hand in hands(table, game_url)] == [SMALL, WIN]
+    assert table.post(game_url + "/hands", WIN, headers=key).headers["Idempotent-Replayed"]
+
+
+def test_expired_keys_are_swept_once_in_a_while(
+    app: Flask, table: TableAccess, game_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A keyed write sweeps its table's expired records if this process has not done so for
+    :data:`SWEEP_EVERY` seconds; in between, they stay (and answer nothing)."""
+    now = 1000.0
+    monkeypatch.setattr(http, "monotonic", lambda: now)
+    table.post(game_url + "/hands", SMALL, headers={"Idempotency-Key": "old"})
+    age_keys(app, IDEMPOTENCY_TTL + timedelta(minutes=1))
+    now += http.SWEEP_EVERY - 1
+    table.post(game_url + "/hands", SMALL, headers={"Idempotency-Key": "a"})
+    assert stored_keys(app) == ["a", "old"]
+    now += 1
+    table.post(game_url + "/hands", SMALL, headers={"Idempotency-Key": "b"})
+    assert stored_keys(app) == ["a", "b"]
