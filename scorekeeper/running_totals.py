@@ -6,20 +6,23 @@ a game with those totals stands (:func:`engine.sheet.status_of`): the same work 
 has one hand or forty, where rebuilding the score sheet read back every stored breakdown. The
 kept figures are written in the transaction that changes the hands, under the game's row lock
 and version check, and only ever from the engine's scores, never from what a client sends.
-``scorekeeper db verify`` (:func:`verify`) rebuilds them from the hands and compares.
+``scorekeeper db verify`` (:func:`verify`) rebuilds them from the hands and compares, in
+batches, beside a live server.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Select, select
 from sqlalchemy.orm import selectinload
 
 from engine.scoring import HandScore
 from engine.sheet import GameStatus as SheetStatus
 from engine.sheet import leaders_of, status_of, winner_of
+from scorekeeper import sqlite
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, GameStatus, Hand, utcnow
 from scorekeeper.standings import rules_of, sheet_of
@@ -126,26 +129,73 @@ class Verified:
     mismatches: list[Mismatch]
 
 
-def verify(repair: bool = False) -> Verified:
+VERIFY_BATCH = 100
+"""Games read together by :func:`verify`: one short transaction per batch, never one for the
+whole database."""
+
+
+def verify(repair: bool = False, batch: int = VERIFY_BATCH) -> Verified:
     """Rebuild every game's kept figures from its hands; every difference, and with ``repair``
-    each differing game set right (its version moves on, so phones read it again), all in one
-    transaction with the games' rows locked."""
+    each differing game set right (its version moves on, so phones read it again).
+
+    Beside a live server: the games are read ``batch`` at a time, each batch in a transaction of
+    its own that reads one consistent state of them (a snapshot: REPEATABLE READ on PostgreSQL,
+    a read transaction in SQLite's WAL) and locks nothing, so phones go on recording hands.
+    A game found different is then locked, checked again and set right in a short transaction
+    of its own, under the lock every write of a hand takes first (:mod:`scorekeeper.http`).
+    """
     found: list[Mismatch] = []
+    games, after = 0, 0
+    while True:
+        checked, differences = _check_batch(after, batch)
+        if not checked:
+            return Verified(games, found)
+        games += len(checked)
+        after = checked[-1]
+        found += differences
+        if repair and differences:
+            _repair(sorted({mismatch.game_id for mismatch in differences}))
+
+
+def _games() -> Select[Any]:
+    return select(Game).options(selectinload(Game.sides), selectinload(Game.hands))
+
+
+def _check_batch(after: int, batch: int) -> tuple[list[int], list[Mismatch]]:
+    """The ids of the (at most ``batch``) games after game ``after``, and their differences,
+    read from one snapshot."""
+    if db.session.get_bind().dialect.name == "postgresql":
+        db.session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+    try:
+        statement = _games().where(Game.id > after).order_by(Game.id).limit(batch)
+        checked, found = [], []
+        for game in db.session.execute(statement).scalars():
+            checked.append(game.id)
+            found += mismatches(game)
+        return checked, found
+    finally:
+        db.session.rollback()  # ends the snapshot: it wrote nothing
+
+
+def _repair(game_ids: list[int]) -> None:
+    """Set right the games ``game_ids`` that still differ, their rows locked (in id order, so
+    two repairs never wait on each other in a circle)."""
+    writing = sqlite.begin_writing()  # SQLite: the write lock before the first read
+    try:
+        _repair_locked(game_ids)
+    finally:
+        sqlite.end_writing(writing)
+
+
+def _repair_locked(game_ids: list[int]) -> None:
     statement = (
-        select(Game)
-        .options(selectinload(Game.sides), selectinload(Game.hands))
+        _games()
+        .where(Game.id.in_(game_ids))
         .order_by(Game.id)
         .with_for_update(of=Game)
+        .execution_options(populate_existing=True)
     )
-    games = 0
     for game in db.session.execute(statement).scalars():
-        games += 1
-        differences = mismatches(game)
-        found += differences
-        if differences and repair:
+        if mismatches(game):
             keep(game, rebuilt(game))
-    if repair:
-        db.session.commit()
-    else:
-        db.session.rollback()
-    return Verified(games, found)
+    db.session.commit()

@@ -5,6 +5,7 @@ two queries, a poll one."""
 from __future__ import annotations
 
 import itertools
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -134,6 +135,49 @@ def test_db_verify_repairs_a_tampered_game(app: Flask, table: TableAccess) -> No
     assert answer.headers["ETag"] != before  # phones read the repaired game again
     assert app.test_cli_runner().invoke(args=["db", "verify"]).exit_code == 0
     assert table.post(game + "/hands", TWO).get_json()["number"] == 2
+
+
+def test_db_verify_reads_the_games_in_batches(app: Flask, table: TableAccess) -> None:
+    """Five games read two at a time: every game is checked once, the differing one in the last
+    batch is found and repaired."""
+    urls = [new_game(table) for _ in range(5)]
+    for url in urls:
+        table.post(url + "/hands", TWO)
+    with app.app_context():
+        db.session.execute(update(Game).where(Game.id == 5).values(totals=[1, 2]))
+        db.session.commit()
+        found = running_totals.verify(repair=True, batch=2)
+        assert found.games == 5
+        assert {(m.game_id, m.column) for m in found.mismatches} == {(5, "totals")}
+        assert running_totals.verify(batch=2) == running_totals.Verified(5, [])
+
+
+def test_db_verify_runs_beside_a_phone_writing_a_hand(app: Flask, table: TableAccess) -> None:
+    """A phone is writing a hand to game 1 (its row locked, its transaction open): verify checks
+    every game meanwhile, waiting for nothing, and finds game 2's difference."""
+    for url in (new_game(table), new_game(table)):
+        table.post(url + "/hands", TWO)
+    verified: list[running_totals.Verified] = []
+
+    def verify() -> None:
+        with app.app_context():
+            verified.append(running_totals.verify())
+
+    with app.app_context():
+        db.session.execute(update(Game).where(Game.id == 2).values(hand_count=9))
+        db.session.commit()
+        with db.engine.connect() as phone:
+            phone.execute(update(Game).where(Game.id == 1).values(version=Game.version + 1))
+            checking = threading.Thread(target=verify)
+            checking.start()
+            checking.join(timeout=30)
+            waited = checking.is_alive()
+            phone.rollback()
+        checking.join()
+    assert not waited, "db verify waited for the phone's transaction"
+    assert [(v.games, [(m.game_id, m.column) for m in v.mismatches]) for v in verified] == [
+        (2, [(2, "hand_count")])
+    ]
 
 
 @contextmanager
