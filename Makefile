@@ -16,7 +16,7 @@ ENGINE_SOURCES := $(shell find engine -name '*.py')
 # the pages: a browser drives the same API the API tests cover, so they would only add minutes.
 COMPILED_TESTS ?= tests/engine tests/api tests/test_cli.py tests/test_engine_build.py
 
-.PHONY: run test test-compiled compiled engine lint typecheck bench clean
+.PHONY: install run test test-compiled compiled engine lint typecheck bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,14 @@ $(VENV)/.installed-compiler: pyproject.toml | $(BIN)/python
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test,postgres,compiled]'
 	touch $(VENV)/.installed $(VENV)/.installed-compiler $@
+
+# Install only, for a server: the virtual environment, the app and its engine (compiled where a
+# C compiler is at hand). Starts no server and makes no database: `scorekeeper db upgrade` makes
+# or upgrades the one DATABASE_URL names. `make install EXTRAS=postgres` adds psycopg.
+EXTRAS ?=
+install: $(VENV)/.installed engine
+	$(if $(EXTRAS),$(BIN)/python -m pip install --quiet -e '.[$(EXTRAS)]')
+	@echo "Installed $$($(BIN)/scorekeeper --version) in $(VENV)$(if $(EXTRAS), with $(EXTRAS))."
 
 run: $(VENV)/.installed engine
 	$(BIN)/scorekeeper db upgrade

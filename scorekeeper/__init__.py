@@ -13,6 +13,10 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from flask import Flask
 
+__version__ = "0.2.0"
+"""The app's own version (``scorekeeper --version``, the server's start-up line, and
+pyproject.toml's, read from here): one section of CHANGELOG.md per version."""
+
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app (:func:`scorekeeper.app.create_app`): defaults, then ``SCOREKEEPER_*`` env

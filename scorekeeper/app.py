@@ -57,6 +57,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     security.init_app(app)
     logs.init_app(app)
+    logs.name_the_database(app)
     sqlite.init_app(app, end_session=db.session.remove)
     i18n.init_app(app)
     assets.init_app(app)

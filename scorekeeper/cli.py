@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sys
 from random import Random
-from typing import Any, BinaryIO, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 import click
 from flask.cli import FlaskGroup
@@ -16,13 +16,46 @@ from engine.errors import InvalidRecord, InvalidReport
 from engine.game import Game
 from engine.players import make_player
 from engine.rules import Rules, UnknownVariant
-from scorekeeper import create_app, engine_build
+from scorekeeper import __version__, create_app, engine_build
 from scorekeeper.simulate import simulate, tally
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 EXIT_REFUSED = 1
 
 
-@click.group(cls=FlaskGroup, create_app=create_app)
+def create_command_app() -> Flask:
+    """The app of a command that needs it (``db``, ``export``, ``import``, ``run``, ...), first
+    saying on standard error which database it uses, password hidden: without ``DATABASE_URL``
+    a command reads the SQLite file in ``instance/``, which may not be the club's database."""
+    from scorekeeper.config import shown_database
+
+    app = create_app()
+    shown = shown_database(app.config["SQLALCHEMY_DATABASE_URI"])
+    click.echo(f" * Database: {shown}", err=True)
+    return app
+
+
+class CommandGroup(FlaskGroup):
+    """Flask's command group, saying in one line, without a traceback, that the database cannot
+    be reached (a command run while PostgreSQL is stopped, or with a mistyped ``DATABASE_URL``)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except Exception as error:
+            from sqlalchemy.exc import OperationalError  # only once something failed: simulate
+            # and score never load SQLAlchemy
+
+            if not isinstance(error, OperationalError):
+                raise
+            cause = str(error.orig).strip().splitlines()[0]
+            raise click.ClickException(f"The database cannot be reached: {cause}") from None
+
+
+@click.group(cls=CommandGroup, create_app=create_command_app, add_version_option=False)
+@click.version_option(__version__, prog_name="scorekeeper", message="%(prog)s %(version)s")
 @click.pass_context
 def cli(context: click.Context) -> None:
     """Mille Bornes scorekeeper: score hands from the command line, or serve the app."""

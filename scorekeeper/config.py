@@ -8,6 +8,8 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy.engine import make_url
+
 from scorekeeper.jsonio import stored_json
 
 MAX_REQUEST_BYTES = 256 * 1024
@@ -24,6 +26,15 @@ def database_url(instance_path: str) -> str:
                 return "postgresql+psycopg://" + url.removeprefix(prefix)
         return url
     return "sqlite:///" + str(Path(instance_path) / "scorekeeper.sqlite3")
+
+
+def shown_database(url: str) -> str:
+    """``url`` as the commands and the server's log name it: the password hidden.
+
+    >>> shown_database("postgresql+psycopg://club:hunter2@db.example/scores")
+    'postgresql+psycopg://club:***@db.example/scores'
+    """
+    return make_url(url).render_as_string(hide_password=True)
 
 
 def secret_key(instance_path: str) -> str:

@@ -11,8 +11,9 @@ import click
 from flask import Flask
 from flask.cli import with_appcontext
 from flask_migrate import cli as migrate_cli
+from sqlalchemy import inspect
 
-from scorekeeper import running_totals, sqlite, transfer_commands
+from scorekeeper import running_totals, sqlite, token_commands, transfer_commands
 from scorekeeper.extensions import db
 
 EXIT_MISMATCH = 1
@@ -25,8 +26,19 @@ def verify_command(repair: bool) -> None:
     """Check what every game keeps (hand count, totals, leaders, outcome, winner, status)
     against its hands, added up again by the engine.
 
-    Prints each difference; exits 1 if there is any, unless --repair set them right.
+    Prints each difference; exits 1 if there is any, unless --repair set them right. A
+    database no migration ever ran on (``DATABASE_URL`` unset or pointing elsewhere) is refused,
+    exit 1: "0 games checked" would read as a clean bill of health.
     """
+    if not inspect(db.engine).has_table("alembic_version"):
+        shown = transfer_commands.database_named()
+        click.echo(
+            f"{shown} has no migrations applied: it is not a scorekeeper database yet. Is "
+            "DATABASE_URL set to the club's database? (`scorekeeper db upgrade` creates the "
+            "tables in a new one.)",
+            err=True,
+        )
+        sys.exit(EXIT_MISMATCH)
     writing = sqlite.begin_writing()  # SQLite: the write lock before the first read
     try:
         verified = running_totals.verify(repair=repair)
@@ -53,7 +65,9 @@ def verify_command(repair: bool) -> None:
 
 def init_app(app: Flask) -> None:
     """Add ``verify`` to the ``db`` group Flask-Migrate gave the app, and the commands that move
-    and copy tables (:mod:`scorekeeper.transfer_commands`)."""
+    and copy tables (:mod:`scorekeeper.transfer_commands`) and replace a lost table token
+    (:mod:`scorekeeper.token_commands`)."""
     group: click.Group = migrate_cli.db
     group.add_command(verify_command)
     transfer_commands.init_app(app)
+    token_commands.init_app(app)

@@ -61,6 +61,20 @@ def _redacted(value: Any) -> Any:
     return redact(value) if isinstance(value, str) else value
 
 
+def name_the_database(app: Flask) -> None:
+    """Under gunicorn, say in its log which database each worker serves (password hidden): a
+    server started without ``DATABASE_URL`` serves a new SQLite file, and the log says so at
+    start-up rather than the club finding its tables gone. gunicorn configures its error log's
+    handlers; without them (tests, ``flask run``, where the command says it) nothing is said."""
+    from scorekeeper import __version__
+    from scorekeeper.config import shown_database
+
+    gunicorn = logging.getLogger("gunicorn.error")
+    if gunicorn.handlers:
+        shown = shown_database(app.config["SQLALCHEMY_DATABASE_URI"])
+        gunicorn.info("Scorekeeper %s, database: %s", __version__, shown)
+
+
 def init_app(app: Flask) -> None:
     """Install the filter on the access loggers, once per process, and on the app's own logger,
     whose report of an unhandled error names the request's path (a seat page's holds its token)."""

@@ -27,6 +27,7 @@ from tests import postgres
 from tests.conftest import IN_CI, migrate
 
 PHONES = 4
+PASSWORD = "not-for-the-log"  # the cluster trusts loopback: a password is taken, and unused
 REPORT = {"sides": [{"distance": 25}, {"distance": 25}]}  # 200 such hands before anyone wins
 
 
@@ -76,6 +77,7 @@ class Served:
     page: str
     headers: dict[str, str]
     cookie: dict[str, str]
+    log: Path
 
 
 @pytest.fixture(scope="module")
@@ -93,6 +95,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         admin.dispose()
         url = cluster.url.rsplit("/", 1)[0] + "/club"
         migrate(url)
+        url = url.replace("app@", f"app:{PASSWORD}@")
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
@@ -115,14 +118,14 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
                     break
                 except OSError:
                     time.sleep(0.1)
-            yield open_table(cluster, base)
+            yield open_table(cluster, base, folder / "server.log")
         finally:
             server.terminate()
             server.wait(timeout=30)
             log.close()
 
 
-def open_table(cluster: postgres.Cluster, base: str) -> Served:
+def open_table(cluster: postgres.Cluster, base: str, log: Path) -> Served:
     """A table with two players and a game, through the API."""
     table = json.loads(ask(base + "/api/v1/tables", {"name": "Club"}).body)
     headers = {"Authorization": f"Bearer {table['token']}"}
@@ -137,6 +140,7 @@ def open_table(cluster: postgres.Cluster, base: str) -> Served:
         f"{base}/t/{table['id']}",
         headers,
         {"Cookie": f"table_{table['id']}={table['token']}"},
+        log,
     )
 
 
@@ -217,3 +221,12 @@ def test_the_first_requests_after_a_restart_are_served(served: Served) -> None:
     answers = [ask(served.game, headers=served.headers).status for _ in range(10)]
     answers += [ask(served.page, headers=served.cookie).status for _ in range(10)]
     assert answers == [200] * 20
+
+
+def test_each_worker_names_its_database_in_the_log_password_hidden(served: Served) -> None:
+    log = served.log.read_text()
+    port = served.cluster.url.split(":")[-1].split("/")[0]
+    shown = f"database: postgresql+psycopg://app:***@127.0.0.1:{port}/club"
+    started = [line for line in log.splitlines() if "[INFO] Scorekeeper " in line]
+    assert len(started) == 2 and all(line.endswith(shown) for line in started), started
+    assert PASSWORD not in log
