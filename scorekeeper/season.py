@@ -54,7 +54,7 @@ class Season:
         filters: list[ColumnElement[bool]] = []
         if self.start is not None:
             filters.append(Game.finished_at >= datetime.combine(self.start, time()))
-        if self.end is not None:
+        if self.end is not None and self.end < date.max:  # no day after the last one
             after = datetime.combine(self.end + timedelta(days=1), time())
             filters.append(Game.finished_at < after)
         if self.virtual is VirtualGames.EXCLUDE:

@@ -197,6 +197,7 @@ NEW_YEAR = datetime(2026, 1, 1)
         ("?from=2025-12-31&to=2025-12-31", {"last second"}),
         ("?from=2026-01-01&to=2026-01-01", {"midnight"}),
         ("", {"midnight", "last second"}),
+        ("?from=0001-01-01&to=9999-12-31", {"midnight", "last second"}),  # the calendar's ends
     ],
 )
 def test_a_game_finished_at_midnight_is_in_the_new_day(
