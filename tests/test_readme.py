@@ -347,3 +347,14 @@ def test_the_rules_reference_has_every_section_the_code_cites() -> None:
             cited.setdefault(number, str(path.relative_to(ROOT)))
     assert {"4", "5", "11", "12"} <= cited.keys()
     assert {number: where for number, where in cited.items() if number not in sections} == {}
+
+
+def test_the_documented_server_logs_each_request_and_never_a_token(readme_run: Run) -> None:
+    """The README's gunicorn line writes an access log (gunicorn keeps none unless told), names
+    its database at start-up, and no table or seat token the walk was given reaches the log."""
+    log = readme_run.server_log
+    assert re.search(r'"POST /api/v1/tables HTTP/1\.1" 201 ', log), log[-2000:]
+    assert re.search(r"\[INFO\] Scorekeeper \S+, database: sqlite:///\S+", log), log[:2000]
+    given = set(re.findall(r"\bmbs?_[A-Za-z0-9_-]{20,}", readme_run.stdout))
+    assert given, "the walk was given no token to look for"
+    assert not [token for token in given if token in log]
