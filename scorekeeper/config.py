@@ -8,7 +8,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 
 from scorekeeper.jsonio import stored_json
 
@@ -28,7 +28,7 @@ def database_url(instance_path: str) -> str:
     return "sqlite:///" + str(Path(instance_path) / "scorekeeper.sqlite3")
 
 
-def shown_database(url: str) -> str:
+def shown_database(url: str | URL) -> str:
     """``url`` as the commands and the server's log name it: the password hidden.
 
     >>> shown_database("postgresql+psycopg://club:hunter2@db.example/scores")
@@ -57,7 +57,7 @@ def secret_key(instance_path: str) -> str:
     return path.read_text().strip()
 
 
-def engine_options(url: str, options: dict[str, Any]) -> dict[str, Any]:
+def engine_options(url: str | URL, options: dict[str, Any]) -> dict[str, Any]:
     """SQLAlchemy's engine options for ``url``: a database server's connections are checked
     before each use (``pool_pre_ping``), so after PostgreSQL restarts, the connections it cut
     (psycopg's ``AdminShutdown``) are replaced instead of failing the first requests. A SQLite
@@ -68,7 +68,7 @@ def engine_options(url: str, options: dict[str, Any]) -> dict[str, Any]:
     >>> engine_options("sqlite:///instance/scorekeeper.sqlite3", {})
     {}
     """
-    if url.startswith("sqlite"):
+    if make_url(url).get_backend_name() == "sqlite":
         return options
     return {"pool_pre_ping": True, **options}
 

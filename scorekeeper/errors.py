@@ -10,6 +10,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from engine.errors import InvalidReport
+from scorekeeper.extensions import db
 from scorekeeper.i18n import N_, gettext
 from scorekeeper.problems import (
     PROBLEM_JSON,
@@ -135,6 +136,23 @@ def handle_database_unavailable(error: Exception) -> Response:
     return respond_with(problem_document(503, gettext(OWN_WORDS[503])), headers)
 
 
+def close_session(_error: BaseException | None) -> None:
+    """End the request's database session (before Flask-SQLAlchemy's own teardown, which then
+    has nothing left to do), letting a connection the database cut after the answer was made
+    fail quietly: PostgreSQL stopping mid-request leaves nothing for the rollback to undo, the
+    pool replaces the connection, and the answer stands; raised here, the error would turn it
+    into gunicorn's own 500."""
+    try:
+        db.session.remove()
+    except DBAPIError as error:
+        if not is_database_unavailable(error):
+            raise
+        current_app.logger.warning(
+            "Database connection lost at the end of a request: %s", error.orig
+        )
+        db.session.registry.clear()
+
+
 def handle_unexpected(error: Exception) -> Response:
     """Anything unforeseen: a 500 that says nothing of the internals (the log has the trace);
     a database that cannot answer is a 503 (:func:`handle_database_unavailable`)."""
@@ -150,3 +168,4 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(InvalidReport, handle_invalid_report)
     app.register_error_handler(InvalidRequest, handle_invalid_request)
     app.register_error_handler(Exception, handle_unexpected)
+    app.teardown_appcontext(close_session)  # runs before Flask-SQLAlchemy's (registered first)
