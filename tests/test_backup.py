@@ -94,18 +94,20 @@ def backup_postgres(app: Flask, folder: Path) -> Iterator[Flask]:
     dump = folder / "scorekeeper.dump"
     subprocess.run(["pg_dump", *where, "-Fc", "-f", str(dump), str(url.database)], check=True)
     admin = create_engine(url.set(database="postgres"), isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text("DROP DATABASE IF EXISTS scorekeeper_restored"))
-        connection.execute(text("CREATE DATABASE scorekeeper_restored"))
-    subprocess.run(["pg_restore", *where, "-d", "scorekeeper_restored", str(dump)], check=True)
-    restored = url.set(database="scorekeeper_restored")
-    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": restored})
-    yield app
-    with app.app_context():
-        db.engine.dispose()
-    with admin.connect() as connection:
-        connection.execute(text("DROP DATABASE scorekeeper_restored"))
-    admin.dispose()
+    try:  # the admin's connection closed whatever happens, or a later test meets its warning
+        with admin.connect() as connection:
+            connection.execute(text("DROP DATABASE IF EXISTS scorekeeper_restored"))
+            connection.execute(text("CREATE DATABASE scorekeeper_restored"))
+        subprocess.run(["pg_restore", *where, "-d", "scorekeeper_restored", str(dump)], check=True)
+        restored = url.set(database="scorekeeper_restored")
+        app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": restored})
+        yield app
+        with app.app_context():
+            db.engine.dispose()
+        with admin.connect() as connection:
+            connection.execute(text("DROP DATABASE scorekeeper_restored"))
+    finally:
+        admin.dispose()
 
 
 def test_a_backup_under_writes_holds_every_acknowledged_hand(app: Flask, tmp_path: Path) -> None:
