@@ -22,7 +22,6 @@ import sys
 import tempfile
 from collections import Counter
 from collections.abc import Callable
-from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +33,7 @@ from flask_migrate import upgrade  # noqa: E402
 
 from scorekeeper import create_app, virtual  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
-from scorekeeper.models import utcnow  # noqa: E402
+from tests.running import Clock  # noqa: E402
 
 WINDOW = 5.0
 SETUPS = {
@@ -42,19 +41,6 @@ SETUPS = {
     "6 seats, 3 people": [None, None, None, "strong", "strong", "strong"],
 }
 """The seats of each game: None a person, else a computer."""
-
-
-class Clock:
-    """The time the server goes by: one second a request, and a window's length when asked."""
-
-    def __init__(self) -> None:
-        self.now = utcnow()
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def wait(self, seconds: float) -> None:
-        self.now += timedelta(seconds=seconds)
 
 
 class Table:

@@ -5,8 +5,8 @@ README's ``pg_dump`` and ``pg_restore`` on PostgreSQL."""
 from __future__ import annotations
 
 import subprocess
-import threading
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -17,12 +17,13 @@ from sqlalchemy.engine import make_url
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 from scorekeeper.models import Hand
+from tests.running import Background
 
 WRITERS = 3
 REPORT = {"sides": [{"distance": 25}, {"distance": 25}]}  # 200 such hands before anyone wins
 
 
-class Writers:
+class Writers(Background):
     """Phones adding hands to a game each, until told to stop; the hands acknowledged (201)."""
 
     def __init__(self, app: Flask) -> None:
@@ -43,10 +44,9 @@ class Writers:
             ).get_json()["id"]
             for _ in range(WRITERS)
         ]
-        self.app, self.stop = app, threading.Event()
+        self.app = app
         self.acknowledged: list[tuple[int, int]] = []
-        self.lock = threading.Lock()
-        self.threads = [threading.Thread(target=self.write, args=(g,)) for g in self.games]
+        super().__init__(partial(self.write, game) for game in self.games)
 
     def write(self, game: int) -> None:
         client = self.app.test_client()
@@ -57,16 +57,6 @@ class Writers:
             assert response.status_code == 201, response.get_json()
             with self.lock:
                 self.acknowledged.append((game, response.get_json()["number"]))
-
-    def __enter__(self) -> Writers:
-        for thread in self.threads:
-            thread.start()
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.stop.set()
-        for thread in self.threads:
-            thread.join()
 
     def wait_for(self, hands: int) -> set[tuple[int, int]]:
         """The hands acknowledged once at least ``hands`` are (a count, not a time)."""

@@ -12,7 +12,6 @@ import os
 import socket
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -25,6 +24,7 @@ from sqlalchemy import create_engine, text
 
 from tests import postgres
 from tests.conftest import IN_CI, migrate
+from tests.running import Background
 
 PHONES = 4
 PASSWORD = "not-for-the-log"  # the cluster trusts loopback: a password is taken, and unused
@@ -144,14 +144,13 @@ def open_table(cluster: postgres.Cluster, base: str, log: Path) -> Served:
     )
 
 
-class Phones:
+class Phones(Background):
     """Phones each reading the game and adding a hand in turn, until told to stop."""
 
     def __init__(self, served: Served) -> None:
-        self.served, self.stop = served, threading.Event()
+        self.served = served
         self.answers: list[Answer] = []
-        self.lock = threading.Lock()
-        self.threads = [threading.Thread(target=self.play) for _ in range(PHONES)]
+        super().__init__([self.play] * PHONES)
 
     def play(self) -> None:
         while not self.stop.is_set():
@@ -171,16 +170,6 @@ class Phones:
                     return
             time.sleep(0.05)
         raise AssertionError(f"fewer than {count} answers in 60 s")
-
-    def __enter__(self) -> Phones:
-        for thread in self.threads:
-            thread.start()
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.stop.set()
-        for thread in self.threads:
-            thread.join()
 
 
 def test_a_stopped_database_is_503_with_retry_after_then_served_again(served: Served) -> None:

@@ -4,16 +4,15 @@ what any other seat or a watcher sees is the same whether or not a seat holds th
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
 from random import Random
 from typing import Any
 
 import pytest
 
 from scorekeeper import virtual
-from scorekeeper.models import utcnow
 from tests.api.conftest import TableAccess
 from tests.api.test_virtual import SeatAccess, seeds, started
+from tests.running import Clock
 
 __all__ = ["seeds"]  # the games are dealt from the seeds 1, 2, 3... (test_virtual's fixture)
 
@@ -25,19 +24,6 @@ SAFETY = {
     "stop": "right_of_way",
     "speed_limit": "right_of_way",
 }
-
-
-class Clock:
-    """The time the window and the stored moves go by: it moves only when the test says."""
-
-    def __init__(self) -> None:
-        self.now = utcnow()
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def wait(self, seconds: float) -> None:
-        self.now += timedelta(seconds=seconds)
 
 
 @pytest.fixture
