@@ -21,10 +21,10 @@ from random import Random
 
 sys.path.append(str(Path(__file__).resolve().parent.parent))  # after PYTHONPATH's compiled engine
 
-from engine.game import Game  # noqa: E402
 from engine.players import make_player  # noqa: E402
 from engine.rules import Rules  # noqa: E402
 from engine.view import seat_view  # noqa: E402
+from engine.virtual_game import VirtualGame  # noqa: E402
 
 
 def decision_times(kind: str, players: int, games: int) -> list[float]:
@@ -32,7 +32,7 @@ def decision_times(kind: str, players: int, games: int) -> list[float]:
     times: list[float] = []
     for number in range(games):
         rules = Rules.for_players(players)
-        game = Game(rules, seed=777 + number)
+        game = VirtualGame(rules, seed=777 + number)
         computers = [
             make_player(kind if seat % rules.sides == 0 else "strong", Random(seat + number))
             for seat in range(players)

@@ -34,12 +34,12 @@ from random import Random
 
 sys.path.append(str(Path(__file__).resolve().parent.parent))  # after PYTHONPATH's compiled engine
 
-from engine.game import Game  # noqa: E402
 from engine.players import make_player  # noqa: E402
 from engine.players.search import SearchPlayer, seat_knowledge  # noqa: E402
 from engine.rules import Rules  # noqa: E402
 from engine.state import HandState  # noqa: E402
 from engine.view import SeatView  # noqa: E402
+from engine.virtual_game import VirtualGame  # noqa: E402
 from scorekeeper.simulate import wilson  # noqa: E402
 
 EVERY_TURN = 10_000
@@ -75,7 +75,7 @@ def searcher_won(row: str, number: int) -> float:
         ROWS[row](Random(f"{seed}/0")) if place == seat else make_player("strong", Random(seed))
         for place in range(2)
     ]
-    game = Game(Rules.for_players(2), seed)
+    game = VirtualGame(Rules.for_players(2), seed)
     game.play(players)
     totals = game.sheet.totals
     if totals[0] == totals[1]:

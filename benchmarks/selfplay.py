@@ -61,12 +61,12 @@ GOALS = (
 def hands_per_second(kind: str, players: int, seconds: float) -> float:
     from random import Random
 
-    from engine.game import Game
     from engine.players import make_player
     from engine.rules import Rules
+    from engine.virtual_game import VirtualGame
 
     def play(seed: int) -> int:
-        game = Game(Rules.for_players(players), seed)
+        game = VirtualGame(Rules.for_players(players), seed)
         game.play([make_player(kind, Random(seed * 10 + seat)) for seat in range(players)])
         return len(game.sheet.hands)
 
@@ -85,15 +85,15 @@ def search_decisions_per_second(players: int, seconds: float) -> tuple[float, di
     search settings it reports (``deals``, ``candidates``), to show they were the same."""
     from random import Random
 
-    from engine.game import Game
     from engine.players import make_player
     from engine.rules import Rules
     from engine.view import seat_view
+    from engine.virtual_game import VirtualGame
 
     decisions, searching, seed = 0, 0.0, 0
     settings: dict[str, Any] = {}
     while searching < seconds:
-        game = Game(Rules.for_players(players), seed)
+        game = VirtualGame(Rules.for_players(players), seed)
         computers = [make_player("strong", Random(seed * 10 + seat)) for seat in range(players)]
         searcher = make_player("search", Random(seed))
         settings = {name: getattr(searcher, name, "?") for name in ("deals", "candidates")}

@@ -26,10 +26,10 @@ from random import Random
 
 sys.path.append(str(Path(__file__).resolve().parent.parent))  # after PYTHONPATH's compiled engine
 
-from engine.game import Game  # noqa: E402
 from engine.players import make_player  # noqa: E402
 from engine.players.strong import DEFAULT, StrongPlayer, Weights  # noqa: E402
 from engine.rules import Rules  # noqa: E402
+from engine.virtual_game import VirtualGame  # noqa: E402
 from scorekeeper.simulate import wilson  # noqa: E402
 
 REFERENCES = ("classic", "contest")
@@ -50,7 +50,7 @@ def play(settings: dict[str, float], reference: str, players: int, seed: int, nu
         else make_player(reference, Random(f"{game_seed}/{seat}"))
         for seat in range(players)
     ]
-    game = Game(rules, game_seed)
+    game = VirtualGame(rules, game_seed)
     game.play(computers)
     leaders = game.sheet.leaders
     return 1 / len(leaders) if strong_side in leaders else 0.0

@@ -10,7 +10,7 @@ from engine.problems import Problem, ProblemCode
 from engine.report import HandReport, SideReport
 from engine.rules import Rules
 from engine.scoring import HandScore, SideScore, score_hand
-from engine.sheet import GameStatus, ScoreSheet, read_sheet
+from engine.sheet import Outcome, ScoreSheet, read_sheet
 from engine.validation import check_report, read_report, validate_report
 
 __all__ = [
@@ -19,7 +19,7 @@ __all__ = [
     "CardKind",
     "Category",
     "EngineError",
-    "GameStatus",
+    "Outcome",
     "HandEnd",
     "HandReport",
     "HandScore",

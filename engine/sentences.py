@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from engine.cards import Card
 from engine.categories import Category
-from engine.names import card_name, category_name
+from engine.vocabulary import card_name, category_name
 
 Fact = str | int | Card | Category | tuple[str, ...]
 """What fills a placeholder: a name said as it is, a number, a card, a score category, or names

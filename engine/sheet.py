@@ -16,7 +16,7 @@ from engine.sentences import N_, Sentence
 from engine.validation import check_report
 
 
-class GameStatus(StrEnum):
+class Outcome(StrEnum):
     """Where a game stands after its last hand."""
 
     IN_PROGRESS = "in_progress"
@@ -34,7 +34,7 @@ class ScoreSheet:
     >>> for _ in range(3):
     ...     _ = sheet.record(hand)
     >>> sheet.totals, sheet.status, sheet.winner
-    ((5700, 0), <GameStatus.WON: 'won'>, 0)
+    ((5700, 0), <Outcome.WON: 'won'>, 0)
     """
 
     __slots__ = ("rules", "names", "hands", "_totals_after", "_numbers")
@@ -64,7 +64,7 @@ class ScoreSheet:
         return leaders_of(self.totals)
 
     @property
-    def status(self) -> GameStatus:
+    def status(self) -> Outcome:
         """In progress until a hand ends with a side at 5,000 or more (see :func:`status_of`)."""
         return status_of(self.totals, self.rules)
 
@@ -108,7 +108,7 @@ class ScoreSheet:
 
     def problems_with(self, report: HandReport, prefix: str = "") -> list[Problem]:
         """Every reason ``report`` cannot be the sheet's next hand."""
-        if self.status is not GameStatus.IN_PROGRESS:
+        if self.status is not Outcome.IN_PROGRESS:
             return [
                 Problem(code=ProblemCode.HAND_AFTER_GAME_OVER, path=prefix, sentence=self._ended())
             ]
@@ -116,7 +116,7 @@ class ScoreSheet:
 
     def _ended(self) -> Sentence:
         hand = self._numbers[-1]
-        if self.status is GameStatus.WON and self.winner is not None:
+        if self.status is Outcome.WON and self.winner is not None:
             return Sentence(
                 N_(
                     "The game ended after hand %(hand)s, won by %(side)s with %(total)s points, "
@@ -147,9 +147,7 @@ class ScoreSheet:
             "status": str(status),
             "winner": None if self.winner is None else self.names[self.winner],
             "winner_index": self.winner,
-            "tied": [self.names[side] for side in self.leaders]
-            if status is GameStatus.TIED
-            else [],
+            "tied": [self.names[side] for side in self.leaders] if status is Outcome.TIED else [],
         }
 
 
@@ -163,7 +161,7 @@ def leaders_of(totals: Sequence[int]) -> tuple[int, ...]:
     return tuple(side for side, total in enumerate(totals) if total == best)
 
 
-def status_of(totals: Sequence[int], rules: Rules) -> GameStatus:
+def status_of(totals: Sequence[int], rules: Rules) -> Outcome:
     """Where a game stands with these running totals after its last hand (RULES.md §10).
 
     In progress until a hand ends with a side at 5,000 or more. Then the highest total wins,
@@ -172,20 +170,20 @@ def status_of(totals: Sequence[int], rules: Rules) -> GameStatus:
     totals knows where it stands without its hands.
 
     >>> status_of((5100, 4900), Rules.for_players(2))
-    <GameStatus.WON: 'won'>
+    <Outcome.WON: 'won'>
     """
     if max(totals, default=0) < GAME_TARGET:
-        return GameStatus.IN_PROGRESS
+        return Outcome.IN_PROGRESS
     if len(leaders_of(totals)) == 1:
-        return GameStatus.WON
+        return Outcome.WON
     if rules.game_tie is GameTie.DRAW:
-        return GameStatus.TIED
-    return GameStatus.IN_PROGRESS
+        return Outcome.TIED
+    return Outcome.IN_PROGRESS
 
 
 def winner_of(totals: Sequence[int], rules: Rules) -> int | None:
     """The winning side's index once a game with these totals is won."""
-    return leaders_of(totals)[0] if status_of(totals, rules) is GameStatus.WON else None
+    return leaders_of(totals)[0] if status_of(totals, rules) is Outcome.WON else None
 
 
 def read_sheet(data: Mapping[str, Any]) -> ScoreSheet:

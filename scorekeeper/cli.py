@@ -13,9 +13,9 @@ from flask.cli import FlaskGroup
 
 from engine.categories import Category
 from engine.errors import InvalidRecord, InvalidReport
-from engine.game import Game
 from engine.players import make_player
 from engine.rules import Rules, UnknownVariant
+from engine.virtual_game import VirtualGame
 from scorekeeper import __version__, create_app, engine_build
 from scorekeeper.simulate import simulate, tally
 
@@ -238,7 +238,7 @@ def _replay(source: TextIO) -> None:
         try:
             if not isinstance(record, dict):
                 raise InvalidRecord("a game's record is a JSON object")
-            Game.replay(record)
+            VirtualGame.replay(record)
         except InvalidRecord as error:
             click.echo(f"game {number}: {error}", err=True)
             sys.exit(EXIT_REFUSED)

@@ -25,7 +25,7 @@ from typing import Any
 
 from flask import Flask, current_app
 
-from engine.game import Game as EngineGame
+from engine.virtual_game import VirtualGame
 
 Origin = tuple[Any, ...]
 """What a game is dealt from: its seed, rules and names (:func:`scorekeeper.virtual.origin`)."""
@@ -36,7 +36,7 @@ class Cached:
     """An engine game, what it was dealt from, and the moves it has applied: how many, and the
     last one as stored (its seat and move), to check against the database's."""
 
-    game: EngineGame
+    game: VirtualGame
     origin: Origin
     moves: int
     last: tuple[int, dict[str, Any]] | None

@@ -3,7 +3,7 @@
 The words of the pages are ``_("English text")`` in the templates and :func:`gettext` in Python;
 their French is in ``translations/fr/LC_MESSAGES/messages.po`` (the README tells how to update
 it), and a word without French falls back to English rather than breaking a page. Card and bonus
-names come from the engine's own tables (``engine.names``). Numbers go through Babel's locale
+names come from the engine's own tables (``engine.vocabulary``). Numbers go through Babel's locale
 formatting: 1493.8 reads "1,493.8" in English and "1 493,8" in French.
 """
 
@@ -17,10 +17,10 @@ from flask import Flask, g, has_request_context, request
 
 from engine.cards import Card
 from engine.categories import Category
-from engine.names import Language, card_name, category_name
 from engine.problems import Problem
 from engine.sentences import N_ as N_  # the marker, for the app as for the engine
 from engine.sentences import Fact, Sentence
+from engine.vocabulary import Language, card_name, category_name
 from scorekeeper.catalogs import DOMAIN, compiled_catalogs
 from scorekeeper.extensions import babel
 

@@ -19,13 +19,13 @@ from sqlalchemy import select, text, update
 
 from engine import Problem, ProblemCode
 from engine.errors import EngineError
-from engine.game import Game as EngineGame
 from engine.moves import move_from_dict
 from engine.problems import pointer
 from engine.report import variant_refusal
 from engine.rules import Rules, UnknownVariant
 from engine.sentences import N_, Fact
 from engine.sheet import ScoreSheet
+from engine.virtual_game import VirtualGame
 from scorekeeper import running_totals
 from scorekeeper.auth import new_token, token_hash
 from scorekeeper.extensions import db
@@ -258,7 +258,7 @@ def _replay_problems(
         yield _problem(f"{path}/virtual", N_("The game's moves are not numbered 0, 1, 2… in turn."))
         return
     try:
-        played = EngineGame.resume(
+        played = VirtualGame.resume(
             rules,
             game["virtual"]["seed"],
             [side["name"] for side in game["sides"]],

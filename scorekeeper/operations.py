@@ -21,8 +21,7 @@ from engine.report import variant_refusal
 from engine.rules import UnknownVariant
 from engine.scoring import HandScore
 from engine.sentences import Fact
-from engine.sheet import GameStatus as SheetStatus
-from engine.sheet import ScoreSheet
+from engine.sheet import Outcome, ScoreSheet
 from scorekeeper import running_totals
 from scorekeeper.auth import new_token, token_hash
 from scorekeeper.extensions import db
@@ -251,7 +250,7 @@ def correct_hand(
     sheet = sheet_of(game, [h for h in game.hands if h.number < number])
     score = _record(sheet, document)
     for later in (h for h in game.hands if h.number > number):
-        if sheet.status is not SheetStatus.IN_PROGRESS:
+        if sheet.status is not Outcome.IN_PROGRESS:
             raise InvalidReport(
                 [
                     Problem.of(

@@ -20,8 +20,7 @@ from sqlalchemy import Select, select
 from sqlalchemy.orm import selectinload
 
 from engine.scoring import HandScore
-from engine.sheet import GameStatus as SheetStatus
-from engine.sheet import leaders_of, status_of, winner_of
+from engine.sheet import Outcome, leaders_of, status_of, winner_of
 from scorekeeper import sqlite
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, GameStatus, Hand, utcnow
@@ -49,8 +48,8 @@ def standing(game: Game, totals: Sequence[int], hand_count: int) -> Kept:
     An abandoned game stays abandoned; otherwise a game whose totals end it is finished.
     """
     rules = rules_of(game)
-    status = status_of(totals, rules) if hand_count else SheetStatus.IN_PROGRESS
-    outcome = None if status is SheetStatus.IN_PROGRESS else str(status)
+    status = status_of(totals, rules) if hand_count else Outcome.IN_PROGRESS
+    outcome = None if status is Outcome.IN_PROGRESS else str(status)
     if game.status == GameStatus.ABANDONED:
         stored = GameStatus.ABANDONED
     else:

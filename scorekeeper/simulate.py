@@ -16,9 +16,9 @@ from random import Random
 from typing import Any
 
 from engine.categories import Category
-from engine.game import Game
 from engine.players import make_player
 from engine.rules import Rules
+from engine.virtual_game import VirtualGame
 
 BONUSES = (
     Category.COUP_FOURRES,
@@ -45,8 +45,8 @@ class Played:
     bonuses: list[dict[str, int]]
     """Each side's count of hands with each bonus of :data:`BONUSES`."""
     record: dict[str, Any] | None = None
-    """The game's whole record (:meth:`engine.game.Game.to_dict`), when it was asked for: building
-    it cost a sixth of a simulation that nobody asked to keep."""
+    """The game's whole record (:meth:`engine.virtual_game.VirtualGame.to_dict`), when it was
+    asked for: building it cost a sixth of a simulation that nobody asked to keep."""
 
 
 @dataclass(slots=True)
@@ -135,7 +135,7 @@ def play_game(
     computers = [
         make_player(kind, Random(f"{game_seed}/{seat}")) for seat, kind in enumerate(kinds)
     ]
-    game = Game(rules, game_seed, names=[kinds[side] for side in range(rules.sides)])
+    game = VirtualGame(rules, game_seed, names=[kinds[side] for side in range(rules.sides)])
     game.play(computers)
     sheet = game.sheet
     points = [0] * rules.sides

@@ -10,8 +10,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine import GameStatus as SheetStatus
-from engine import Rules, ScoreSheet
+from engine import Outcome, Rules, ScoreSheet
 from engine.scoring import COUP_FOURRE_POINTS, HandScore
 from scorekeeper.levels import level_key
 from scorekeeper.models import Game, GameStatus, Hand, Seat
@@ -211,7 +210,7 @@ def history_rows(
         for side in game.sides:
             if game.winner == side.index:
                 result = "won"
-            elif game.outcome == SheetStatus.TIED and side.index in leaders:
+            elif game.outcome == Outcome.TIED and side.index in leaders:
                 result = "tied"
             else:
                 result = "lost"

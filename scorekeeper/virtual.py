@@ -4,10 +4,10 @@ A stored virtual game is its seed and its numbered moves, so any worker can serv
 A request brings the engine's game back with :func:`restored`: from this worker's cache
 (:mod:`scorekeeper.game_cache`) when it holds the game at the stored move count, playing only the
 moves another worker stored since, else by replaying every move from the seed
-(:meth:`engine.game.Game.resume`). A move is stored under the next number only while the game's
-row is locked, and the number is unique, so two phones can never fork a game. Computer seats
-move inside the request that gave them the turn. A finished hand is stored like a tabletop hand:
-its report and its breakdown.
+(:meth:`engine.virtual_game.VirtualGame.resume`). A move is stored under the next number only
+while the game's row is locked, and the number is unique, so two phones can never fork a game.
+Computer seats move inside the request that gave them the turn. A finished hand is stored like a
+tabletop hand: its report and its breakdown.
 """
 
 from __future__ import annotations
@@ -27,13 +27,13 @@ from engine import Problem, ProblemCode, Rules
 from engine.cards import Card
 from engine.codes import CARDS, SAFETY_FOR
 from engine.errors import IllegalMove, InvalidRecord
-from engine.game import Game as EngineGame
 from engine.legality import answers
 from engine.moves import PASS, CoupFourre, Move, PassCoupFourre, move_from_dict
 from engine.phase import Phase
 from engine.players import make_player
 from engine.sentences import Fact
 from engine.view import SeatView, seat_view
+from engine.virtual_game import VirtualGame
 from scorekeeper import game_cache, running_totals
 from scorekeeper.auth import token_hash
 from scorekeeper.extensions import db
@@ -184,7 +184,7 @@ def take_back(game: Game, number: int) -> None:
     db.session.commit()
 
 
-def stand_in_hands(game: Game, played: EngineGame | None = None) -> list[dict[str, Any]]:
+def stand_in_hands(game: Game, played: VirtualGame | None = None) -> list[dict[str, Any]]:
     """Who played which hands in a player's place: for each hand (numbered from 1) and seat,
     the computer that made at least one of the seat's moves in it, in order of hand and seat.
     A seat of a hand not listed was played by its own player (or is a computer's seat).
@@ -258,7 +258,7 @@ def _check_seats(table: Table, rules: Rules, seats: Sequence[Mapping[str, Any]])
 
 
 @contextmanager
-def restored(game: Game) -> Iterator[EngineGame]:
+def restored(game: Game) -> Iterator[VirtualGame]:
     """The engine's game after every stored move of ``game``, for use inside the block only.
 
     It comes from this worker's cache if the cache holds it, checked against the stored moves
@@ -295,12 +295,12 @@ def origin(game: Game) -> Origin:
     return (game.seed, game.private_chances, game.players, variants, names)
 
 
-def _restore(game_id: int, start: Origin) -> EngineGame:
+def _restore(game_id: int, start: Origin) -> VirtualGame:
     cached = game_cache.cache().take(game_id)
     if cached is not None and cached.origin == start and _catch_up(game_id, cached):
         return cached.game
     seed, private_chances, players, variants, names = start
-    return EngineGame.resume(
+    return VirtualGame.resume(
         Rules.for_players(players, dict(variants)),
         seed,
         list(names),
@@ -352,7 +352,7 @@ def seat_of_token(game: Game, token: str) -> int | None:
 
 
 def play(
-    game: Game, played: EngineGame, seat: int, number: int, document: Mapping[str, Any]
+    game: Game, played: VirtualGame, seat: int, number: int, document: Mapping[str, Any]
 ) -> bool:
     """Play ``document`` as move ``number`` for ``seat`` on ``played`` (the game
     :func:`restored`, its row locked), then let the computers play, and commit.
@@ -446,7 +446,7 @@ def _players_of(game: Game) -> dict[int, str | None]:
     return {seat.seat: seat.computer or seat.stand_in for side in game.sides for seat in side.seats}
 
 
-def window_closes_at(game: Game, played: EngineGame) -> datetime | None:
+def window_closes_at(game: Game, played: VirtualGame) -> datetime | None:
     """When the coup-fourré window open now closes: the time of the move that opened the chance
     (the last move that is not a pass) and the window's length; None if no window is open (no
     chance, a computer asked, or windows off)."""
@@ -469,7 +469,7 @@ def window_closes_at(game: Game, played: EngineGame) -> datetime | None:
     return stored + timedelta(seconds=window)
 
 
-def window_seats(game: Game, played: EngineGame) -> tuple[int, ...]:
+def window_seats(game: Game, played: VirtualGame) -> tuple[int, ...]:
     """The people asked in the window open now, all at once (none if no window is open)."""
     chance = played.hand.chance
     if chance is None or window_closes_at(game, played) is None:
@@ -478,13 +478,13 @@ def window_seats(game: Game, played: EngineGame) -> tuple[int, ...]:
     return tuple(seat for seat in chance.seats if players[seat] is None)
 
 
-def window_moves(played: EngineGame, seat: int) -> tuple[Move, ...]:
+def window_moves(played: VirtualGame, seat: int) -> tuple[Move, ...]:
     """The coups-fourrés ``seat``, asked in the open window, may lay now (never a pass: the
     window closes by itself)."""
     return tuple(move for move in answers(played.hand, seat) if isinstance(move, CoupFourre))
 
 
-def window_hazard(played: EngineGame, seat: int) -> Card:
+def window_hazard(played: VirtualGame, seat: int) -> Card:
     """The hazard ``seat`` is asked about in the open window: the one its safety answers if it
     holds one, else the first (as :attr:`engine.view.SeatView.pending_hazard` says it)."""
     hazards = played.hand.chance_hazards
@@ -492,7 +492,7 @@ def window_hazard(played: EngineGame, seat: int) -> Card:
     return CARDS[next((hazard for hazard in hazards if SAFETY_FOR[hazard] in hand), hazards[0])]
 
 
-def close_window(game: Game, played: EngineGame) -> bool:
+def close_window(game: Game, played: VirtualGame) -> bool:
     """If the open window's time is up, every person it asks lets the chance go, in the order
     the chance asks them, and the computers play on; True if any move was played (the caller
     commits). A computer's hazard then opens a window of its own, from its own time."""
@@ -523,7 +523,7 @@ def settle(game: Game) -> Game:
     return game
 
 
-def _into_window(game: Game, played: EngineGame, seat: int, move: Move) -> None:
+def _into_window(game: Game, played: VirtualGame, seat: int, move: Move) -> None:
     """A person asked in the open window lays a coup-fourré before the chance reaches its seat:
     the seats asked before it let the chance go first, as the chance would have them."""
     if not isinstance(move, CoupFourre) or seat not in window_seats(game, played):
@@ -532,7 +532,7 @@ def _into_window(game: Game, played: EngineGame, seat: int, move: Move) -> None:
         _apply(game, played, played.hand.to_act, PASS)
 
 
-def _let_computers_play(game: Game, played: EngineGame) -> None:
+def _let_computers_play(game: Game, played: VirtualGame) -> None:
     """Computer seats move until a human seat is to act or the game ends. Each decision draws
     on its own random stream, named by the game's seed and the move number, so a replay of the
     stored moves never depends on which worker computed them."""
@@ -549,7 +549,7 @@ def _let_computers_play(game: Game, played: EngineGame) -> None:
         _apply(game, played, seat, move, stand_in=kind if seat in stand_ins else None)
 
 
-def hint(game: Game, played: EngineGame, seat: int) -> Move:
+def hint(game: Game, played: VirtualGame, seat: int) -> Move:
     """The move :data:`HINT_PLAYER` would make in ``seat``'s place now (``played`` is the game
     :func:`restored`); 409 if the game is over or another seat is to act, a coup-fourré chance
     offered to another seat included.
@@ -593,7 +593,7 @@ def hint_stream(seed: int, number: int) -> Random:
 
 
 def _apply(
-    game: Game, played: EngineGame, seat: int, move: Move, *, stand_in: str | None = None
+    game: Game, played: VirtualGame, seat: int, move: Move, *, stand_in: str | None = None
 ) -> None:
     """Play ``move`` on the engine's game and store it, with the computer that chose it in the
     seat's player's place (``stand_in``); store the hand if it ended."""
@@ -617,7 +617,7 @@ def _apply(
     game.updated_at = utcnow()
 
 
-def events(played: EngineGame, seat: int | None, since: int) -> list[dict[str, Any]]:
+def events(played: VirtualGame, seat: int | None, since: int) -> list[dict[str, Any]]:
     """The moves from number ``since`` on, as ``seat`` (None: a watcher) may see them.
 
     Under private chances every seat of an attacked side answers every chance, holder or not,

@@ -8,8 +8,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from engine.game import Game as EngineGame
 from engine.rules import Rules
+from engine.virtual_game import VirtualGame
 from scorekeeper import create_app
 from scorekeeper.game_cache import KEY, Cached, GameCache
 
@@ -17,7 +17,7 @@ ORIGIN = (1, True, 2, (), ("Ann", "Bob"))
 
 
 def entry(moves: int = 0, origin: tuple[object, ...] = ORIGIN) -> Cached:
-    return Cached(EngineGame(Rules.for_players(2), 1), origin, moves, None)
+    return Cached(VirtualGame(Rules.for_players(2), 1), origin, moves, None)
 
 
 def test_an_entry_is_lent_not_shared() -> None:

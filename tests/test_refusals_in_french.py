@@ -18,7 +18,6 @@ from flask import Flask
 from engine import ProblemCode
 from engine.codes import CARDS
 from engine.errors import IllegalMove, InvalidReport
-from engine.game import Game
 from engine.moves import CALL, Discard, PassCoupFourre, Play
 from engine.problems import Problem
 from engine.report import read_hand_report, read_rules
@@ -26,6 +25,7 @@ from engine.rules import Rules
 from engine.sentences import Sentence
 from engine.sheet import read_sheet
 from engine.validation import check_report
+from engine.virtual_game import VirtualGame
 from scorekeeper.i18n import say
 from tests.test_i18n import extracted_msgids
 
@@ -118,7 +118,7 @@ def every_problem() -> list[Problem]:
 def illegal_moves() -> Iterator[IllegalMove]:
     """Moves refused for every reason a hand in progress can give, found by trying every card
     in every way, turn or not, at each move of a fixed hand."""
-    hand = Game(Rules.for_players(2, {"discard_safeties": "forbidden"}), 2026).hand
+    hand = VirtualGame(Rules.for_players(2, {"discard_safeties": "forbidden"}), 2026).hand
     seen: set[str] = set()
     rng = Random(1)
     while not hand.over:

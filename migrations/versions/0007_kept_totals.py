@@ -17,7 +17,7 @@ from alembic import op
 
 from engine.rules import Rules
 from engine.scoring import HandScore
-from engine.sheet import GameStatus, leaders_of, status_of, winner_of
+from engine.sheet import Outcome, leaders_of, status_of, winner_of
 
 # revision identifiers, used by Alembic.
 revision = "0007_kept_totals"
@@ -76,7 +76,7 @@ def upgrade():
             totals = [total + points for total, points in zip(totals, score.totals, strict=True)]
             count += 1
         rules = Rules.for_players(players, variants or {})
-        status = status_of(totals, rules) if count else GameStatus.IN_PROGRESS
+        status = status_of(totals, rules) if count else Outcome.IN_PROGRESS
         connection.execute(
             games.update()
             .where(games.c.id == game_id)
@@ -84,7 +84,7 @@ def upgrade():
                 hand_count=count,
                 totals=totals,
                 leaders=list(leaders_of(totals)) if count else [],
-                outcome=None if status is GameStatus.IN_PROGRESS else str(status),
+                outcome=None if status is Outcome.IN_PROGRESS else str(status),
                 winner=winner_of(totals, rules) if count else None,
             )
         )

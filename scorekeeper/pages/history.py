@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, render_template, request
 from sqlalchemy import select
 
-from engine.names import Language
+from engine.vocabulary import Language
 from scorekeeper.api.history import csv_download, csv_response, finished_games, table_ratings
 from scorekeeper.extensions import db
 from scorekeeper.i18n import N_, gettext, language, pgettext

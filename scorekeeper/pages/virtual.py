@@ -23,9 +23,9 @@ from flask import (
 from sqlalchemy import select
 from werkzeug.exceptions import Conflict, NotFound
 
-from engine.game import Game as EngineGame
 from engine.rules import SUPPORTED_PLAYERS, Rules
 from engine.view import seat_view
+from engine.virtual_game import VirtualGame
 from scorekeeper import virtual
 from scorekeeper.auth import token_hash
 from scorekeeper.extensions import db
@@ -294,7 +294,7 @@ def _page(game: Game, seat: Seat, token: str, notice: str | None) -> str:
         return _render(game, played, seat, token, notice)
 
 
-def _render(game: Game, played: EngineGame, seat: Seat, token: str, notice: str | None) -> str:
+def _render(game: Game, played: VirtualGame, seat: Seat, token: str, notice: str | None) -> str:
     view = in_language(game_view(game))
     names = [side["name"] for side in view["sides"]]
     seat_names = seat_names_of(view)

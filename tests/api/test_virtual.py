@@ -16,7 +16,7 @@ import pytest
 from flask import Flask
 
 from engine.cards import Card
-from engine.game import Game as EngineGame
+from engine.virtual_game import VirtualGame
 from scorekeeper import virtual
 from tests.api.conftest import TableAccess
 from tests.api.test_concurrency import PHONES, all_at_once
@@ -293,7 +293,7 @@ def test_a_whole_game_lands_in_the_history_and_replays(table: TableAccess, seeds
     game = view["game"]
     assert game["status"] == "finished" and view["state"] is None
     record = table.client.get(url + "/record", headers=table.headers).get_json()
-    replayed = EngineGame.replay(record)
+    replayed = VirtualGame.replay(record)
     assert list(replayed.sheet.totals) == game["totals"]
     assert [hand["score"] for hand in record["hands"] if "score" in hand] == [
         {"target": hand["target"], "sides": hand["sides"]} for hand in game["hands"]

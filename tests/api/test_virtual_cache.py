@@ -17,8 +17,8 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 from sqlalchemy.exc import OperationalError
 
-from engine.game import Game as EngineGame
 from engine.moves import move_from_dict
+from engine.virtual_game import VirtualGame
 from scorekeeper import create_app, virtual
 from scorekeeper.extensions import db
 from scorekeeper.game_cache import KEY, Cached, GameCache
@@ -41,8 +41,8 @@ class _CountedReplays(list[int]):
     """Stands for the engine's Game in scorekeeper.virtual (a compiled class cannot be patched):
     every replay from the seed goes through, and its number of moves is noted."""
 
-    def resume(self, *args: Any, **kwargs: Any) -> EngineGame:
-        game = EngineGame.resume(*args, **kwargs)
+    def resume(self, *args: Any, **kwargs: Any) -> VirtualGame:
+        game = VirtualGame.resume(*args, **kwargs)
         self.append(game.move_count)
         return game
 
@@ -51,7 +51,7 @@ class _CountedReplays(list[int]):
 def replays(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Every replay from the seed, as the number of moves it replayed."""
     counted = _CountedReplays()
-    monkeypatch.setattr(virtual, "EngineGame", counted)
+    monkeypatch.setattr(virtual, "VirtualGame", counted)
     return counted
 
 
@@ -163,7 +163,7 @@ def test_warm_cold_and_two_workers_give_the_same_answers(
     moves = [stored_moves(app, game_id) for game_id, _ in games]
     assert moves[0] == moves[1] == moves[2]
     record = table.client.get(games[0][1].url + "/record", headers=table.headers).get_json()
-    assert EngineGame.replay(record).move_count == len(moves[0])
+    assert VirtualGame.replay(record).move_count == len(moves[0])
 
 
 def test_a_worker_behind_plays_only_the_moves_stored_since(

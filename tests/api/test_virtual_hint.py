@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from engine.game import Game as EngineGame
 from engine.moves import move_from_dict
 from engine.players import make_player
 from engine.rules import Rules
 from engine.view import seat_view
+from engine.virtual_game import VirtualGame
 from scorekeeper import virtual
 from tests.api.conftest import TableAccess
 from tests.api.test_virtual import SeatAccess, Seeds, started
@@ -52,7 +52,7 @@ def expected_hint(view: dict[str, Any], seed: int) -> dict[str, Any]:
     """The strong player's choice, worked out here from the seed and the moves the seat has
     seen, on the hint's own random stream (named by the seed and the move number)."""
     game = view["game"]
-    played = EngineGame.resume(
+    played = VirtualGame.resume(
         Rules.for_players(game["players"], game["variants"]),
         seed,
         [side["name"] for side in game["sides"]],

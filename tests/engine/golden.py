@@ -27,9 +27,9 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
-from engine.game import Game
 from engine.players import make_player
 from engine.rules import VARIANT_ENUMS, Rules
+from engine.virtual_game import VirtualGame
 
 GOLDEN = Path(__file__).with_name("golden.json.gz")
 SEATS = (2, 3, 4, 6)
@@ -53,10 +53,10 @@ class Case:
         rules = "other-variants" if self.variants else "defaults"
         return f"{self.players}-seats-{self.kind}-{rules}-seed-{self.seed}"
 
-    def play(self) -> Game:
+    def play(self) -> VirtualGame:
         """The game played from scratch to its end, each seat's player seeded from the game's."""
         rules = Rules.for_players(self.players, self.variants)
-        game = Game(rules, self.seed, private_chances=self.private_chances)
+        game = VirtualGame(rules, self.seed, private_chances=self.private_chances)
         computers = [
             make_player(self.kind, Random(f"{self.seed}/{seat}")) for seat in range(self.players)
         ]
@@ -76,7 +76,7 @@ CASES = tuple(
 
 
 def recorded() -> dict[str, dict[str, Any]]:
-    """Each case's record (``Game.to_dict``) as the engine first played it, by case name."""
+    """Each case's record (``VirtualGame.to_dict``) as the engine first played it, by case name."""
     with gzip.open(GOLDEN, "rt", encoding="utf-8") as file:
         records: dict[str, dict[str, Any]] = json.load(file)
     return records

@@ -14,8 +14,8 @@ from engine.cards import (
     safety_for,
 )
 from engine.categories import Category
-from engine.names import CARD_NAMES, CATEGORY_NAMES, Language
 from engine.rules import Rules
+from engine.vocabulary import CARD_NAMES, CATEGORY_NAMES, Language
 
 
 def count(deck: dict[Card, int], kind: CardKind) -> int:

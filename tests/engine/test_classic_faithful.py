@@ -20,7 +20,6 @@ from typing import Any
 
 import pytest
 
-from engine.game import Game
 from engine.moves import Move
 from engine.players.classic import (
     C_25,
@@ -43,6 +42,7 @@ from engine.players.classic import (
 )
 from engine.rules import Rules
 from engine.view import SeatView
+from engine.virtual_game import VirtualGame
 
 FIXTURE = Path(__file__).parent / "fixtures" / "classic_decisions.json.gz"
 GAMES: list[dict[str, Any]] = json.loads(gzip.decompress(FIXTURE.read_bytes()))["games"]
@@ -139,7 +139,7 @@ def test_each_decision_is_the_one_comp_c_made(game: dict[str, Any]) -> None:
         Checked(seat, seed, replay) if kind == "classic" else Scripted(seat, replay)
         for seat, kind in enumerate(kinds)
     ]
-    played = Game(Rules.for_players(len(kinds), game["variants"]), seed)
+    played = VirtualGame(Rules.for_players(len(kinds), game["variants"]), seed)
     while not played.over:  # a hand at a time, so each hand ends where it was recorded to
         played.play(players, hands=1)
         left = len(game["hands"][replay.hand]) - replay.number

@@ -23,12 +23,12 @@ import pytest
 
 from engine.cards import Card
 from engine.codes import DISTANCE_100
-from engine.game import Game
 from engine.moves import CALL, DECLINE, CoupFourre, Discard, Move, Play
 from engine.players import make_player
 from engine.rules import Rules
 from engine.state import HandState, Phase
 from engine.view import SeatView, seat_view
+from engine.virtual_game import VirtualGame
 from tests.engine.positions import position, set_battle
 
 FIXTURE = Path(__file__).parent / "fixtures" / "contest_decisions.json.gz"
@@ -115,7 +115,7 @@ def test_each_decision_is_the_one_kevin_ai_made(game: dict[str, Any]) -> None:
         for seat, kind in enumerate(kinds)
     ]
     rules = Rules.for_players(len(kinds), game["variants"])
-    played = Game(rules, seed, names=[kinds[side] for side in range(rules.sides)])
+    played = VirtualGame(rules, seed, names=[kinds[side] for side in range(rules.sides)])
     while not played.over:  # a hand at a time, so a disagreement can name its hand
         played.play(players, hands=1)
         hands[0] += 1

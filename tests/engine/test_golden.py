@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from engine.game import Game
+from engine.virtual_game import VirtualGame
 from tests.engine.golden import CASES, KINDS, SEATS, Case, recorded
 
 
@@ -40,4 +40,4 @@ def test_the_engine_plays_the_recorded_game_again(
 def test_a_recorded_game_replays_from_its_record(
     case: Case, records: dict[str, dict[str, Any]]
 ) -> None:
-    assert Game.replay(records[case.name]).to_dict() == records[case.name]
+    assert VirtualGame.replay(records[case.name]).to_dict() == records[case.name]

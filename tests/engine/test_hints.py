@@ -15,12 +15,12 @@ from random import Random
 
 import pytest
 
-from engine.game import Game
 from engine.moves import Move
 from engine.players import make_player
 from engine.rules import Rules
 from engine.state import HandState
 from engine.view import seat_view
+from engine.virtual_game import VirtualGame
 from scorekeeper.virtual import suggest
 
 SEED = 2024
@@ -57,7 +57,7 @@ def alike_but_hidden(state: HandState, seat: int, number: int) -> HandState:
 def positions(players: int) -> list[tuple[HandState, int, int]]:
     """Every position of the first :data:`HANDS` hands of a seeded game between strong players
     where the seat to act has a choice: (a copy of the hand then, the seat, the move number)."""
-    game = Game(Rules.for_players(players), seed=players, private_chances=True)
+    game = VirtualGame(Rules.for_players(players), seed=players, private_chances=True)
     computers = [make_player("strong", Random(seat)) for seat in range(players)]
     found = []
     while not game.over and len(game.sheet.hands) < HANDS:

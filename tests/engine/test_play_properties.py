@@ -13,13 +13,13 @@ from hypothesis import strategies as st
 
 from engine.cards import Card
 from engine.codes import CARDS, NO_CARD
-from engine.game import Game
 from engine.moves import CoupFourre, Discard, Play
 from engine.players import make_player
 from engine.rules import Rules
 from engine.state import HAND_SIZE, HandState, Phase
 from engine.validation import check_report
 from engine.view import seat_view
+from engine.virtual_game import VirtualGame
 from tests.engine.positions import battle_top, hand
 
 PLAYERS = st.sampled_from([2, 3, 4, 6])
@@ -76,12 +76,12 @@ def test_invariants_hold_after_every_move(
 @settings(max_examples=15, deadline=None)
 @given(st.sampled_from([2, 4]), st.integers(0, 2**32))
 def test_a_whole_game_replays_identically(players: int, seed: int) -> None:
-    game = Game(Rules.for_players(players), seed)
+    game = VirtualGame(Rules.for_players(players), seed)
     names = ["greedy", "random"]
     game.play([make_player(names[seat % 2], Random(seed + seat)) for seat in range(players)])
     assert game.over
     record = json.loads(json.dumps(game.to_dict()))
-    again = Game.replay(record)
+    again = VirtualGame.replay(record)
     assert again.to_dict() == game.to_dict()
 
 

@@ -9,7 +9,6 @@ import pytest
 
 from engine.cards import Card, CardKind
 from engine.codes import CARDS
-from engine.game import Game
 from engine.moves import (
     CallExtension,
     CoupFourre,
@@ -26,6 +25,7 @@ from engine.rules import Rules
 from engine.state import HandState, Phase
 from engine.validation import check_report
 from engine.view import SeatView, seat_view
+from engine.virtual_game import VirtualGame
 from scorekeeper.simulate import simulate, tally
 
 MOVES_IN_A_GAME = 20_000
@@ -60,7 +60,7 @@ def test_players_play_whole_games_by_the_rules(name: str, players: int) -> None:
     legal-move list is exactly what that check allows, every hand's report is one the scorer
     accepts, and the game ends."""
     rules = Rules.for_players(players)
-    game = Game(rules, seed=players)
+    game = VirtualGame(rules, seed=players)
     computers = [make_player(name, Random(seat)) for seat in range(players)]
     for _ in range(MOVES_IN_A_GAME):
         if game.over:
@@ -82,7 +82,7 @@ def test_players_play_whole_games_by_the_rules(name: str, players: int) -> None:
 def test_the_search_player_chooses_legal_moves_reproducibly(players: int) -> None:
     choices = []
     for _ in range(2):
-        game = Game(Rules.for_players(players), seed=players)
+        game = VirtualGame(Rules.for_players(players), seed=players)
         searcher = SearchPlayer(Random(1), deals=2)
         others = [make_player("strong", Random(seat)) for seat in range(players)]
         moves: list[Move] = []
@@ -100,7 +100,7 @@ def test_the_search_player_chooses_legal_moves_reproducibly(players: int) -> Non
 def test_the_search_deals_only_through_its_dealer_and_early_turns_only_when_told() -> None:
     """Every deal searched comes from the player's dealer (by default the seat's own view), and
     an early turn is left to the heuristics unless ``late`` reaches it."""
-    game = Game(Rules.for_players(2), seed=5)
+    game = VirtualGame(Rules.for_players(2), seed=5)
     strong = StrongPlayer(Random(0))
     while not an_open_turn(game.hand, strong):
         game.apply(strong.choose(seat_view(game.hand, game.hand.to_act)))
@@ -128,7 +128,7 @@ def an_open_turn(hand: HandState, strong: StrongPlayer) -> bool:
 
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
 def test_a_sampled_deal_keeps_what_the_seat_has_seen(players: int) -> None:
-    game = Game(Rules.for_players(players), seed=7)
+    game = VirtualGame(Rules.for_players(players), seed=7)
     game.play([make_player("greedy", Random(seat)) for seat in range(players)], hands=1)
     for _ in range(30):  # into the second hand, with cards on the tableaux and discards
         game.apply(game.hand.legal_moves()[0])
@@ -154,7 +154,7 @@ def test_a_sampled_deal_keeps_what_the_seat_has_seen(players: int) -> None:
 
 
 def test_unseen_cards_are_the_deck_less_everything_face_up_and_the_own_hand() -> None:
-    game = Game(Rules.for_players(2), seed=3)
+    game = VirtualGame(Rules.for_players(2), seed=3)
     game.play([make_player("greedy", Random(seat)) for seat in range(2)], hands=1)
     for _ in range(25):
         game.apply(game.hand.legal_moves()[-1])

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from engine import GameStatus, InvalidReport, ProblemCode, read_sheet
+from engine import InvalidReport, Outcome, ProblemCode, read_sheet
 from tests.reports import ALL_SAFETIES, side
 
 
@@ -28,14 +28,14 @@ BIG_FOR_B = [side("", 0), win()]
 def test_running_totals_after_each_hand() -> None:
     game = sheet(2, ["Ann", "Bob"], [BIG, [side("", 300), side("", 450)]])
     assert game.totals_after == ((1900, 0), (2200, 450))
-    assert game.status is GameStatus.IN_PROGRESS
+    assert game.status is Outcome.IN_PROGRESS
     assert game.winner is None
 
 
 def test_game_ends_after_the_hand_that_reaches_5000() -> None:
     game = sheet(2, ["Ann", "Bob"], [BIG, BIG, BIG])
     assert game.totals == (5700, 0)
-    assert (game.status, game.winner) == (GameStatus.WON, 0)
+    assert (game.status, game.winner) == (Outcome.WON, 0)
 
 
 def test_exactly_5000_ends_the_game() -> None:
@@ -43,14 +43,14 @@ def test_exactly_5000_ends_the_game() -> None:
     # 1,900 + 1,900 + (700 + 400) = 4,900: not yet; one more 100 km hand reaches 5,000 exactly.
     game = sheet(2, ["Ann", "Bob"], [*hands, [side("", 100), side("", 0)]])
     assert game.totals[0] == 5000
-    assert game.status is GameStatus.WON
+    assert game.status is Outcome.WON
 
 
 def test_highest_total_wins_when_both_pass_5000() -> None:
     last = [win(), side("", 650, safeties=ALL_SAFETIES)]  # Ann 1,400; Bob 650 + 700 = 1,350
     game = sheet(2, ["Ann", "Bob"], [BIG, BIG_FOR_B, BIG, BIG_FOR_B, last])
     assert game.totals == (5200, 5150)
-    assert (game.status, game.winner) == (GameStatus.WON, 0)
+    assert (game.status, game.winner) == (Outcome.WON, 0)
 
 
 def test_side_behind_before_the_last_hand_can_win_it() -> None:
@@ -59,7 +59,7 @@ def test_side_behind_before_the_last_hand_can_win_it() -> None:
     assert before.totals == (4450, 3800)
     game = sheet(2, ["Ann", "Bob"], [*hands, BIG_FOR_B])
     assert game.totals == (4450, 5700)
-    assert (game.status, game.winner) == (GameStatus.WON, 1)
+    assert (game.status, game.winner) == (Outcome.WON, 1)
 
 
 def test_exact_tie_above_5000_is_a_tied_game() -> None:
@@ -73,7 +73,7 @@ def test_exact_tie_above_5000_is_a_tied_game() -> None:
     ]
     game = sheet(2, ["Ann", "Bob"], hands)
     assert game.totals == (5050, 5050)
-    assert game.status is GameStatus.TIED
+    assert game.status is Outcome.TIED
     assert game.to_dict()["tied"] == ["Ann", "Bob"]
     assert game.winner is None
 
@@ -88,11 +88,11 @@ def test_play_on_variant_continues_a_tie_until_one_side_leads() -> None:
         [side("", 600), side("", 600)],
     ]
     game = sheet(2, ["Ann", "Bob"], hands, variants={"game_tie": "play_on"})
-    assert game.status is GameStatus.IN_PROGRESS
+    assert game.status is Outcome.IN_PROGRESS
     game = sheet(
         2, ["Ann", "Bob"], [*hands, [side("", 25), side("", 0)]], variants={"game_tie": "play_on"}
     )
-    assert (game.status, game.winner) == (GameStatus.WON, 0)
+    assert (game.status, game.winner) == (Outcome.WON, 0)
 
 
 def test_a_hand_after_the_game_ended_is_refused() -> None:
@@ -137,7 +137,7 @@ def test_six_player_sheet_with_three_teams() -> None:
 def test_sheet_without_side_names_names_teams() -> None:
     game = read_sheet({"players": 4, "hands": []})
     assert game.names == ("Team A", "Team B")
-    assert game.status is GameStatus.IN_PROGRESS
+    assert game.status is Outcome.IN_PROGRESS
 
 
 def test_game_over_names_the_hand_as_the_sheet_numbers_it() -> None:

@@ -1,7 +1,8 @@
 """A virtual game: seeded deals, hands chained to 5,000, each hand's report scored by the scorer.
 
-A game is reproducible from its seed and its moves: :meth:`Game.to_dict` records both (and each
-hand's deck, so a replay can prove it dealt the same cards), :meth:`Game.replay` plays them back.
+A game is reproducible from its seed and its moves: :meth:`VirtualGame.to_dict` records both
+(and each hand's deck, so a replay can prove it dealt the same cards), :meth:`VirtualGame.replay`
+plays them back.
 """
 
 from __future__ import annotations
@@ -19,14 +20,14 @@ from engine.report import HandReport
 from engine.rules import Rules, UnknownVariant, UnsupportedPlayerCount
 from engine.scoring import HandScore
 from engine.sentences import N_, Sentence
-from engine.sheet import GameStatus, ScoreSheet
+from engine.sheet import Outcome, ScoreSheet
 from engine.state import HandState, Phase
 from engine.view import seat_view
 
 RECORD_VERSION = 1
 
 
-class Game:
+class VirtualGame:
     """Hands dealt one after another, the deal passing to the left, until the game ends."""
 
     def __init__(
@@ -54,7 +55,7 @@ class Game:
         """Each hand's moves as (seat, move): the hand's own event log."""
         self.reports: list[HandReport] = []
         """Each finished hand's report, as a table would have entered it."""
-        self.status = GameStatus.IN_PROGRESS
+        self.status = Outcome.IN_PROGRESS
         self.hand = self._deal()
 
     def _deal(self) -> HandState:
@@ -80,7 +81,7 @@ class Game:
         moves: Iterable[tuple[int, Move]],
         *,
         private_chances: bool = False,
-    ) -> Game:
+    ) -> VirtualGame:
         """The game after ``moves`` (seat and move, numbered across its hands): how a stored
         game is brought back. :class:`IllegalMove` if one of them was not legal."""
         game = cls(rules, seed, names, private_chances=private_chances)
@@ -107,7 +108,7 @@ class Game:
     @property
     def over(self) -> bool:
         """Whether the game has ended (RULES.md §10)."""
-        return self.status is not GameStatus.IN_PROGRESS
+        return self.status is not Outcome.IN_PROGRESS
 
     def apply(self, move: Move, seat: int | None = None) -> HandScore | None:
         """Play ``move``; when it ends the hand, score the hand (and deal the next one)."""
@@ -177,7 +178,7 @@ class Game:
         }
 
     @classmethod
-    def replay(cls, record: Mapping[str, Any]) -> Game:
+    def replay(cls, record: Mapping[str, Any]) -> VirtualGame:
         """Play a recorded game again; :class:`InvalidRecord` if it does not reproduce."""
         try:
             rules = Rules.for_players(record["players"], record.get("variants"))
