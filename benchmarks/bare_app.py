@@ -2,11 +2,11 @@
 a hand POST's and a game GET's database work, and nothing else.
 
 It reads and writes the project's own tables (``tables``, ``games``, ``hands``) on the same
-database with the same connection settings (importing :mod:`scorekeeper.extensions` registers
-them: SQLite in WAL with ``synchronous=FULL``, foreign keys and a busy timeout; PostgreSQL as
-configured by ``DATABASE_URL``), so the two apps differ only in what the project does on top:
-no rules engine, no idempotency record, no totals, no problem+json. It still checks the bearer
-token in the same query as the game, as any endpoint of a shared service would.
+database with the same connection settings (importing :mod:`scorekeeper.storage.extensions`
+registers them: SQLite in WAL with ``synchronous=FULL``, foreign keys and a busy timeout;
+PostgreSQL as configured by ``DATABASE_URL``), so the two apps differ only in what the project does
+on top: no rules engine, no idempotency record, no totals, no problem+json. It still checks the
+bearer token in the same query as the game, as any endpoint of a shared service would.
 
 - ``GET /games/<id>``: the game and its hands, dumped with an ETag; ``If-None-Match`` with the
   current ETag is answered 304 from the game row alone.
@@ -32,7 +32,6 @@ from sqlalchemy import JSON, ForeignKey, String, func, insert, select, update
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from werkzeug.exceptions import BadRequest, NotFound
 
-from scorekeeper import extensions  # noqa: F401  (the project's connection settings)
 from scorekeeper.config import database_url
 
 

@@ -31,8 +31,9 @@ sys.path.insert(0, str(ROOT))
 from flask.testing import FlaskClient  # noqa: E402
 from flask_migrate import upgrade  # noqa: E402
 
-from scorekeeper import create_app, virtual  # noqa: E402
-from scorekeeper.extensions import db  # noqa: E402
+from scorekeeper import create_app  # noqa: E402
+from scorekeeper.services import virtual  # noqa: E402
+from scorekeeper.storage.extensions import db  # noqa: E402
 from tests.running import Clock  # noqa: E402
 
 WINDOW = 5.0

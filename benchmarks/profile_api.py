@@ -33,7 +33,7 @@ from sqlalchemy.engine import Engine  # noqa: E402
 
 from benchmarks.api_vs_bare import POSTED_HAND, SEED_HAND, SEEDED_HANDS  # noqa: E402
 from scorekeeper import create_app  # noqa: E402
-from scorekeeper.extensions import db  # noqa: E402
+from scorekeeper.storage.extensions import db  # noqa: E402
 
 
 @contextmanager

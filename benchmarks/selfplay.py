@@ -58,12 +58,25 @@ GOALS = (
 # -- one figure, in a process whose PYTHONPATH chose the engine ----------------------------------
 
 
+def whole_game_class() -> Any:
+    """The engine's class of a whole game: ``VirtualGame``, or ``Game`` in the reference engine
+    (it was renamed since)."""
+    try:
+        from engine.game import Game  # type: ignore[import-not-found]
+    except ModuleNotFoundError:
+        from engine.virtual_game import VirtualGame
+
+        return VirtualGame
+    return Game
+
+
 def hands_per_second(kind: str, players: int, seconds: float) -> float:
     from random import Random
 
     from engine.players import make_player
     from engine.rules import Rules
-    from engine.virtual_game import VirtualGame
+
+    VirtualGame = whole_game_class()
 
     def play(seed: int) -> int:
         game = VirtualGame(Rules.for_players(players), seed)
@@ -88,8 +101,8 @@ def search_decisions_per_second(players: int, seconds: float) -> tuple[float, di
     from engine.players import make_player
     from engine.rules import Rules
     from engine.view import seat_view
-    from engine.virtual_game import VirtualGame
 
+    VirtualGame = whole_game_class()
     decisions, searching, seed = 0, 0.0, 0
     settings: dict[str, Any] = {}
     while searching < seconds:

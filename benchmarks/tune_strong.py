@@ -30,7 +30,7 @@ from engine.players import make_player  # noqa: E402
 from engine.players.strong import DEFAULT, StrongPlayer, Weights  # noqa: E402
 from engine.rules import Rules  # noqa: E402
 from engine.virtual_game import VirtualGame  # noqa: E402
-from scorekeeper.simulate import wilson  # noqa: E402
+from scorekeeper.commands.simulate import wilson  # noqa: E402
 
 REFERENCES = ("classic", "contest")
 STEPS = (0.5, 0.8, 1.25, 2.0)

@@ -45,7 +45,8 @@ def seeded_app() -> Any:
     from scorekeeper import engine_build
 
     engine_build.prefer_compiled()  # as create_app does, before this imports the engine
-    from scorekeeper import create_app, virtual
+    from scorekeeper import create_app
+    from scorekeeper.services import virtual
 
     fresh = virtual.new_seed
     virtual.new_seed = lambda: int(request.headers.get(SEED_HEADER) or fresh())

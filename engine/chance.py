@@ -12,6 +12,7 @@ the safety is (a virtual game with people at it).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.codes import NO_CARD, SPEED_LIMIT
@@ -51,6 +52,16 @@ def answerable(tableau: Tableau, fresh: tuple[int, int]) -> tuple[int, ...]:
     return hazards
 
 
+def chance_hazards(
+    chance: Chance | None, tableaux: Sequence[Tableau], fresh: Sequence[tuple[int, int]]
+) -> tuple[int, ...]:
+    """The hazards (codes) the open ``chance`` may answer, none outside one: those
+    :func:`answerable` on the attacked side's tableau, with what is fresh on its piles."""
+    if chance is None:
+        return ()
+    return answerable(tableaux[chance.side], fresh[chance.side])
+
+
 def after_clearing(fresh: tuple[int, int], battle_off: int, speed_off: int) -> tuple[int, int]:
     """What is still fresh once a coup-fourré took cards off the top of the piles."""
     return max(0, fresh[0] - battle_off), max(0, fresh[1] - speed_off)
@@ -73,4 +84,11 @@ def seats_to_ask(
     return tuple(seat for seat in following if seat % sides == side)
 
 
-__all__ = ["NOTHING_FRESH", "Chance", "after_clearing", "answerable", "seats_to_ask"]
+__all__ = [
+    "NOTHING_FRESH",
+    "Chance",
+    "after_clearing",
+    "answerable",
+    "chance_hazards",
+    "seats_to_ask",
+]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.cards import CardKind
+from engine.chance import chance_hazards
 from engine.codes import (
     CARDS,
     CODE,
@@ -56,7 +57,7 @@ def answers(state: HandState, seat: int) -> tuple[Move, ...]:
     """The coups-fourrés ``seat`` may declare, and letting the chance go."""
     hand = state.hands[seat]
     moves: list[Move] = []
-    for hazard in state.chance_hazards:
+    for hazard in chance_hazards(state.chance, state.tableaux, state.fresh):
         safety = SAFETY_FOR[hazard]
         if safety in hand and COUP_FOURRE[safety] not in moves:
             moves.append(COUP_FOURRE[safety])
@@ -125,7 +126,7 @@ def is_legal(state: HandState, move: Move, seat: int) -> bool:
         return False
     if phase is Phase.COUP_FOURRE:
         return isinstance(move, PassCoupFourre) or (
-            isinstance(move, CoupFourre) and move in state.legal_moves(seat)
+            isinstance(move, CoupFourre) and move in answers(state, seat)
         )
     if phase is Phase.EXTENSION:
         return isinstance(move, CallExtension | DeclineExtension)

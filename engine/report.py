@@ -143,13 +143,7 @@ def read_rules(data: Mapping[str, Any], prefix: str = "") -> tuple[Rules | None,
         try:
             parse_variant(key, value)
         except UnknownVariant as unknown:
-            reader.problems.append(
-                Problem(
-                    code=ProblemCode.UNKNOWN_VARIANT,
-                    path=prefix + pointer("variants", key),
-                    sentence=variant_refusal(unknown),
-                )
-            )
+            reader.problems.append(variant_problem(unknown, prefix))
             continue
         variants[key] = value
     players = data.get("players")
@@ -168,6 +162,15 @@ def read_rules(data: Mapping[str, Any], prefix: str = "") -> tuple[Rules | None,
             players=repr(players),
         )
     return rules, reader.problems
+
+
+def variant_problem(unknown: UnknownVariant, prefix: str = "") -> Problem:
+    """The problem of a refused variant, at its key under ``prefix``'s ``variants``."""
+    return Problem(
+        code=ProblemCode.UNKNOWN_VARIANT,
+        path=prefix + pointer("variants", unknown.key),
+        sentence=variant_refusal(unknown),
+    )
 
 
 def variant_refusal(unknown: UnknownVariant) -> Sentence:

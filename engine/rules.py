@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import Any
 
 from engine.cards import FULL_DECK, REDUCED_DECK, Card
+from engine.errors import EngineError
 
 SUPPORTED_PLAYERS: tuple[int, ...] = (2, 3, 4, 6)
 """Seated players the rules cover (RULES.md §2)."""
@@ -124,7 +125,7 @@ class FourPlayerExtension(StrEnum):
     TO_1200 = "to_1200"
 
 
-class UnknownVariant(ValueError):
+class UnknownVariant(EngineError, ValueError):
     """A variant key or value that RULES.md §12 does not name."""
 
     def __init__(self, key: str, value: object) -> None:
@@ -141,7 +142,7 @@ class UnknownVariant(ValueError):
         return f"Variant {self.key} has no value {self.value!r}; it is one of {known}."
 
 
-class UnsupportedPlayerCount(ValueError):
+class UnsupportedPlayerCount(EngineError, ValueError):
     """A number of seated players the rules do not cover (§2)."""
 
 
@@ -185,7 +186,7 @@ class Rules:
         """The rules for ``players`` seated, with ``variants`` given by their RULES.md keys.
 
         Raises :class:`UnsupportedPlayerCount` or the first :class:`UnknownVariant`;
-        :func:`variant_problems` lists every unknown variant at once.
+        :func:`engine.report.read_rules` reads a report's rules into problems instead.
         """
         chosen: dict[str, Any] = dict(
             parse_variant(key, value) for key, value in (variants or {}).items()

@@ -81,9 +81,57 @@ class ScoreSheet:
         problems = self.problems_with(report, prefix)
         if problems:
             raise InvalidReport(problems)
+        return self._score(report, number)
+
+    def record_hand(
+        self, data: Mapping[str, Any], prefix: str = "", number: int | None = None
+    ) -> HandScore:
+        """Read a hand in its v1 wire form, check it once as the sheet's next hand, score it and
+        add it: one call for what a stored game, a preview and an import all do. Raises
+        :class:`InvalidReport` with every problem, of reading and of the rules, at once."""
+        report, problems = self.read_hand(data, prefix)
+        problems += self.problems_with(report, prefix)
+        if problems:
+            raise InvalidReport(problems)
+        return self._score(report, number)
+
+    def correct(self, number: int, data: Mapping[str, Any], prefix: str = "") -> HandScore:
+        """Replace hand ``number`` with the hand ``data`` reports, checked where it stands (after
+        the hands before it), and keep the hands after it as they were scored.
+
+        Refused, the sheet unchanged, if the new hand is refused or if with it the game would
+        end (RULES.md §10) before a hand that follows it.
+        """
+        before = (self.hands[:], self._totals_after[:], self._numbers[:])
+        later = list(zip(self.hands[number:], self._numbers[number:], strict=True))
+        del self.hands[number - 1 :], self._totals_after[number - 1 :], self._numbers[number - 1 :]
+        try:
+            score = self.record_hand(data, prefix, number)
+            for hand, later_number in later:
+                if self.status is not Outcome.IN_PROGRESS:
+                    raise InvalidReport([self._ends_before(later_number, prefix)])
+                self.append(hand, later_number)
+        except InvalidReport:
+            self.hands, self._totals_after, self._numbers = before
+            raise
+        return score
+
+    def _score(self, report: HandReport, number: int | None) -> HandScore:
         score = score_hand(report, self.rules)
         self.append(score, number)
         return score
+
+    def _ends_before(self, later: int, prefix: str) -> Problem:
+        return Problem.of(
+            ProblemCode.HAND_AFTER_GAME_OVER,
+            prefix,
+            N_(
+                "With this correction the game would end after hand %(end)s, but hand %(later)s "
+                "follows it. Undo the later hands first."
+            ),
+            end=self._numbers[-1],
+            later=later,
+        )
 
     def append(self, score: HandScore, number: int | None = None) -> None:
         """Add a hand scored and checked before (a stored hand), without checking it again."""
@@ -213,12 +261,10 @@ def read_sheet(data: Mapping[str, Any]) -> ScoreSheet:
     sheet = ScoreSheet(rules, names)
     for index, hand in enumerate(data.get("hands") or ()):
         prefix = pointer("hands", index)
-        report, reading_problems = sheet.read_hand(hand, prefix)
-        hand_problems = reading_problems + sheet.problems_with(report, prefix)
-        if hand_problems:
-            problems += hand_problems
-        else:
-            sheet.record(report, prefix, number=index + 1)
+        try:
+            sheet.record_hand(hand, prefix, number=index + 1)
+        except InvalidReport as refused:
+            problems += refused.problems
     if problems:
         raise InvalidReport(problems)
     return sheet

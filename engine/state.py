@@ -19,7 +19,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from random import Random
 
-from engine.chance import NOTHING_FRESH, Chance, after_clearing, answerable, seats_to_ask
+from engine.chance import (
+    NOTHING_FRESH,
+    Chance,
+    after_clearing,
+    answerable,
+    chance_hazards,
+    seats_to_ask,
+)
 from engine.codes import (
     ANSWERS,
     CARDS,
@@ -240,11 +247,7 @@ class HandState:
     @property
     def chance_hazards(self) -> tuple[int, ...]:
         """The hazards (codes) the open coup-fourré chance may answer (none outside one)."""
-        chance = self.chance
-        if chance is None:
-            return ()
-        side = chance.side
-        return answerable(self.tableaux[side], self.fresh[side])
+        return chance_hazards(self.chance, self.tableaux, self.fresh)
 
     @property
     def target(self) -> int:

@@ -9,20 +9,12 @@ from typing import Any
 from flask import Flask
 from werkzeug.routing import IntegerConverter
 
-from scorekeeper import (
-    assets,
-    config,
-    db_commands,
-    errors,
-    game_cache,
-    i18n,
-    logs,
-    page_cache,
-    security,
-    sqlite,
-)
-from scorekeeper.extensions import csrf, db, migrate
-from scorekeeper.jsonio import JSONProvider, JSONRequest
+from scorekeeper import config
+from scorekeeper.commands import db as database_commands
+from scorekeeper.storage import game_cache, sqlite
+from scorekeeper.storage.extensions import csrf, db, migrate
+from scorekeeper.web import assets, errors, i18n, logs, page_cache, security, transactions
+from scorekeeper.web.jsonio import JSONProvider, JSONRequest
 
 MAX_ID = 2**31 - 1
 
@@ -53,7 +45,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.url_map.converters["id"] = IdConverter
     db.init_app(app)
     migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "..", "migrations"))
-    db_commands.init_app(app)
+    database_commands.init_app(app)
     errors.init_app(app)
     security.init_app(app)
     logs.init_app(app)
@@ -65,10 +57,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     game_cache.init_app(app)
     page_cache.init_app(app)
 
-    from scorekeeper import api, models, pages  # noqa: F401  (models: for migrations)
+    from scorekeeper import api, pages  # noqa: F401  (models: for migrations)
 
     for resource in api.RESOURCES:
         csrf.exempt(resource)  # the API authenticates with a bearer token, never a cookie
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
+    transactions.init_app(app)  # every write view, once they are all registered
     return app

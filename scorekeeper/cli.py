@@ -1,5 +1,5 @@
 """The ``scorekeeper`` command: ``score`` a report or sheet, ``simulate`` games, Flask's ``run``
-and Flask-Migrate's ``db`` (with ``db verify``, :mod:`scorekeeper.db_commands`)."""
+and Flask-Migrate's ``db`` (with ``db verify``, :mod:`scorekeeper.commands.db`)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from engine.players import make_player
 from engine.rules import Rules, UnknownVariant
 from engine.virtual_game import VirtualGame
 from scorekeeper import __version__, create_app, engine_build
-from scorekeeper.simulate import simulate, tally
+from scorekeeper.commands.simulate import simulate, tally
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -73,9 +73,14 @@ def score_command(file: BinaryIO, as_table: bool) -> None:
     refused, and 2 on a usage error.
     """
     # Imported here: the API's schemas cost the other commands (simulate) a second to load.
-    from scorekeeper.jsonio import parse_json
-    from scorekeeper.problems import InvalidRequest, problem_document, refusal_document
-    from scorekeeper.scoring import is_sheet, score_report_document, score_sheet_document
+    from scorekeeper.services.refusals import InvalidRequest
+    from scorekeeper.services.score_documents import (
+        is_sheet,
+        score_report_document,
+        score_sheet_document,
+    )
+    from scorekeeper.web.jsonio import parse_json
+    from scorekeeper.web.problems import problem_document, refusal_document
 
     try:
         document = parse_json(file.read().decode("utf-8"))
@@ -223,7 +228,7 @@ def simulate_command(
 
 def _replay(source: TextIO) -> None:
     """Replay a list of records (``simulate --json``) or one record (the API's ``…/record``)."""
-    from scorekeeper.jsonio import parse_json
+    from scorekeeper.web.jsonio import parse_json
 
     try:
         document = parse_json(source.read())

@@ -1,6 +1,6 @@
 """Merge English→French pairs written as a Python dict into the French gettext catalog.
 
-The pages' French used to be a dict in ``scorekeeper/i18n.py`` (``FRENCH = {"English": "French"}``).
+The pages' French used to be a dict in the app's i18n module (``FRENCH = {"English": "French"}``).
 This script moved it into ``scorekeeper/translations/fr/LC_MESSAGES/messages.po``, and merges the
 same way any entries written in that form later (a branch that added to the old dict, a list a
 translator sent)::

@@ -32,7 +32,7 @@ from flask_migrate import upgrade
 from sqlalchemy import create_engine, text
 
 from scorekeeper import create_app
-from scorekeeper.extensions import db
+from scorekeeper.storage.extensions import db
 from tests import postgres
 
 IN_CI = os.environ.get("CI") == "true"

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from scorekeeper.extensions import db
-from scorekeeper.models import Game, GameStatus, Seat, Side
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.models import Game, GameStatus, Seat, Side
 
 Sitter = int | str
 """A player's id, or a computer level's technical name (``strong``) for a virtual game's seat."""

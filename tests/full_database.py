@@ -18,7 +18,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import virtual
+from scorekeeper.services import virtual
 
 WIN = {"sides": [{"distance": 700, "two_hundreds": 0, "completed_trip": True}, {"distance": 0}]}
 SMALL = {"sides": [{"distance": 300}, {"distance": 450}]}

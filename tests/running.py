@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 from typing import Self
 
-from scorekeeper.models import utcnow
+from scorekeeper.storage.models import utcnow
 
 
 class Background:

@@ -15,13 +15,14 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from flask import Flask
 from sqlalchemy import select, text
-from werkzeug.exceptions import Conflict
 
-from scorekeeper import create_app, sqlite
+from scorekeeper import create_app
 from scorekeeper.config import database_url
-from scorekeeper.extensions import db
-from scorekeeper.models import Table, utcnow
-from scorekeeper.operations import create_player
+from scorekeeper.services.operations import create_player
+from scorekeeper.services.refusals import NameTaken
+from scorekeeper.storage import sqlite
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.models import Table, utcnow
 
 ENGINE = Path(__file__).resolve().parent.parent / "engine"
 
@@ -165,6 +166,6 @@ def test_players_whose_names_read_alike_survive_the_name_key_migration(app: Flas
     with app.app_context():
         table = db.session.execute(select(Table)).scalar_one()
         assert [player.name for player in table.players] == ["Ann", "ann", "Bob"]
-        with pytest.raises(Conflict):
+        with pytest.raises(NameTaken):
             create_player(table, "ANN")
         assert create_player(table, "Cat").name == "Cat"

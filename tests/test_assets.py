@@ -8,7 +8,7 @@ from pathlib import Path
 
 from flask import Flask, url_for
 
-from scorekeeper import assets
+from scorekeeper.web import assets
 
 
 def test_a_page_links_its_stylesheet_under_its_digest_kept_a_year(sqlite_app: Flask) -> None:

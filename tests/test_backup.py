@@ -15,8 +15,8 @@ from sqlalchemy import create_engine, select, text
 from sqlalchemy.engine import make_url
 
 from scorekeeper import create_app
-from scorekeeper.extensions import db
-from scorekeeper.models import Hand
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.models import Hand
 from tests.running import Background
 
 WRITERS = 3

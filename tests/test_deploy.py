@@ -17,7 +17,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import create_app
-from scorekeeper.extensions import db
+from scorekeeper.storage.extensions import db
 from tests.api.conftest import create_table
 from tests.test_readme import SERVER_LINE, blocks
 

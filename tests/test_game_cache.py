@@ -11,7 +11,7 @@ import pytest
 from engine.rules import Rules
 from engine.virtual_game import VirtualGame
 from scorekeeper import create_app
-from scorekeeper.game_cache import KEY, Cached, GameCache
+from scorekeeper.storage.game_cache import KEY, Cached, GameCache
 
 ORIGIN = (1, True, 2, (), ("Ann", "Bob"))
 

@@ -12,9 +12,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from scorekeeper.extensions import db
-from scorekeeper.http import IDEMPOTENCY_TTL
-from scorekeeper.models import IdempotencyRecord
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.models import IdempotencyRecord
+from scorekeeper.web.http import IDEMPOTENCY_TTL
 from tests.api.conftest import TableAccess, create_table
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')

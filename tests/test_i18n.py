@@ -19,13 +19,13 @@ from babel.support import Translations
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import catalogs
-from scorekeeper.catalogs import TRANSLATIONS, compile_catalogs
-from scorekeeper.errors import PAGE_TITLES
-from scorekeeper.i18n import DATA_WORDS, gettext
-from scorekeeper.levels import LEVELS
-from scorekeeper.models import GameStatus
-from scorekeeper.standings import HISTORY_COLUMNS
+from scorekeeper.results.standings import HISTORY_COLUMNS
+from scorekeeper.services.levels import LEVELS
+from scorekeeper.storage.models import GameStatus
+from scorekeeper.web import catalogs
+from scorekeeper.web.catalogs import TRANSLATIONS, compile_catalogs
+from scorekeeper.web.errors import PAGE_TITLES
+from scorekeeper.web.i18n import DATA_WORDS, gettext
 from tests.api.conftest import TableAccess, create_table
 
 ROOT = Path(__file__).resolve().parent.parent

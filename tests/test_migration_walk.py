@@ -25,7 +25,7 @@ from sqlalchemy import MetaData, create_engine, select, text
 from sqlalchemy.engine import Connection
 
 from scorekeeper import create_app
-from scorekeeper.extensions import db, migrate
+from scorekeeper.storage.extensions import db, migrate
 from tests.full_database import fill
 
 FIRST_WITH_GAMES = "0002_games"

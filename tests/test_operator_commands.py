@@ -13,7 +13,7 @@ from flask import Flask
 from flask.testing import FlaskCliRunner
 
 import scorekeeper
-from scorekeeper.token_commands import share_link
+from scorekeeper.commands.tokens import share_link
 from tests.test_security import form_token
 
 ROOT = Path(__file__).resolve().parents[1]

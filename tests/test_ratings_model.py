@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.ratings import MODEL, PRIOR, Entrant, Result, replay
+from scorekeeper.results.ratings import MODEL, PRIOR, Entrant, Result, replay
 
 DAY = datetime(2026, 1, 1)
 

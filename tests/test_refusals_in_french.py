@@ -26,7 +26,7 @@ from engine.sentences import Sentence
 from engine.sheet import read_sheet
 from engine.validation import check_report
 from engine.virtual_game import VirtualGame
-from scorekeeper.i18n import say
+from scorekeeper.web.i18n import say
 from tests.test_i18n import extracted_msgids
 
 ENGLISH_WORDS = re.compile(

@@ -10,7 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.extensions import db
+from scorekeeper.storage.extensions import db
 from tests.api.conftest import create_table
 from tests.finished_games import add_finished_game
 

@@ -25,7 +25,7 @@ from flask_migrate import upgrade
 from werkzeug.serving import make_server
 
 from scorekeeper import create_app
-from scorekeeper.extensions import db
+from scorekeeper.storage.extensions import db
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 

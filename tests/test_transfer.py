@@ -14,8 +14,8 @@ import pytest
 from flask import Flask
 from sqlalchemy import func, select
 
-from scorekeeper.extensions import db
-from scorekeeper.models import Game, Hand
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.models import Game, Hand
 from tests.conftest import _empty_postgres_app
 from tests.contract import ContractClient
 from tests.full_database import Filled, fill

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from flask import Blueprint
 
-from scorekeeper.api import games, hands, history, players, ratings, scoring, tables, virtual
+from scorekeeper.api import games, hands, history, players, ratings, score, tables, virtual
 
 RESOURCES = tuple(
-    module.bp for module in (scoring, tables, players, games, hands, history, ratings, virtual)
+    module.bp for module in (score, tables, players, games, hands, history, ratings, virtual)
 )
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")

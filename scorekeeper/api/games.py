@@ -11,18 +11,7 @@ from sqlalchemy import select
 
 from engine.problems import Problem, ProblemCode
 from engine.sentences import N_
-from scorekeeper import operations
-from scorekeeper.auth import (
-    authorized_game,
-    authorized_game_version,
-    authorized_table,
-    game_of_token,
-    owned,
-)
-from scorekeeper.extensions import db
-from scorekeeper.http import json_body, not_modified, respond
-from scorekeeper.models import Game, Table, load_hands
-from scorekeeper.problems import InvalidRequest
+from scorekeeper.results.standings import game_view
 from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import (
     GameCreateSchema,
@@ -30,7 +19,18 @@ from scorekeeper.schemas.resources import (
     GameQuerySchema,
     GameSchema,
 )
-from scorekeeper.standings import game_view
+from scorekeeper.services import operations
+from scorekeeper.services.refusals import InvalidRequest
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.models import Game, Table, load_hands
+from scorekeeper.web.auth import (
+    authorized_game,
+    authorized_game_version,
+    authorized_table,
+    game_of_token,
+    owned,
+)
+from scorekeeper.web.http import json_body, not_modified, respond
 
 bp = Blueprint("games", __name__)
 game_schema = GameSchema()

@@ -2,26 +2,18 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, request, url_for
+from flask import Blueprint, Response, url_for
 from sqlalchemy.orm import joinedload
 from werkzeug.exceptions import NotFound
 
-from scorekeeper import operations
-from scorekeeper.auth import authorized_game, authorized_row, authorized_table, game_of_token
-from scorekeeper.http import (
-    KEY_PARAMETER,
-    Locked,
-    Produced,
-    body_read_early,
-    idempotent,
-    json_body,
-    keyed,
-    respond,
-)
-from scorekeeper.i18n import gettext
-from scorekeeper.models import Game, Hand, load_hands
+from scorekeeper.results.standings import hand_view, running
 from scorekeeper.schemas.resources import HandEntrySchema, HandOutSchema
-from scorekeeper.standings import hand_view, running
+from scorekeeper.services import operations
+from scorekeeper.storage.locks import KEY_PARAMETER, Locked, keyed
+from scorekeeper.storage.models import Game, Hand, load_hands
+from scorekeeper.web.auth import authorized_game, authorized_row, authorized_table, game_of_token
+from scorekeeper.web.http import Produced, body_read_early, idempotent, json_body, read_at, respond
+from scorekeeper.web.i18n import gettext
 
 bp = Blueprint("hands", __name__)
 hand_schema = HandOutSchema()
@@ -86,7 +78,7 @@ def correct_hand(table_id: int, game_id: int, number: int) -> Response:
     table = authorized_table(table_id)
     document = json_body(entry_schema)
     game = operations.locked_game(table, game_id)
-    hand = operations.correct_hand(game, number, document, request.headers.get("If-Match"))
+    hand = operations.correct_hand(game, number, document, read_at())
     return respond(hand_body(hand, totals_after(game, number)), etag=hand.etag)
 
 
@@ -94,7 +86,7 @@ def correct_hand(table_id: int, game_id: int, number: int) -> Response:
 def undo_hand(table_id: int, game_id: int, number: int) -> Response:
     """Undo the last hand (If-Match required)."""
     game = operations.locked_game(authorized_table(table_id), game_id)
-    operations.undo_hand(game, number, request.headers.get("If-Match"))
+    operations.undo_hand(game, number, read_at())
     response = Response(status=204)
     del response.headers["Content-Type"]
     return response

@@ -6,11 +6,8 @@ from flask import Blueprint, Response, request, url_for
 from sqlalchemy import select
 
 from engine.sentences import N_
-from scorekeeper import operations
-from scorekeeper.auth import authorized_table, owned
-from scorekeeper.extensions import db
-from scorekeeper.http import json_body, respond
-from scorekeeper.models import Game, Player, Table
+from scorekeeper.results.season import Season
+from scorekeeper.results.standings import player_statistics
 from scorekeeper.schemas import load
 from scorekeeper.schemas.ratings import SeasonQuerySchema
 from scorekeeper.schemas.resources import (
@@ -18,8 +15,11 @@ from scorekeeper.schemas.resources import (
     PlayerSchema,
     PlayerWithStatisticsSchema,
 )
-from scorekeeper.season import Season
-from scorekeeper.standings import player_statistics
+from scorekeeper.services import operations
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.models import Game, Player, Table
+from scorekeeper.web.auth import authorized_table, owned
+from scorekeeper.web.http import json_body, respond
 
 bp = Blueprint("players", __name__)
 player_schema = PlayerSchema()

@@ -6,13 +6,14 @@ from flask import Blueprint, Response, url_for
 from sqlalchemy import select
 from werkzeug.exceptions import Conflict
 
-from scorekeeper import operations, transfer
-from scorekeeper.auth import authorized_table
-from scorekeeper.extensions import db
-from scorekeeper.http import json_body, respond
-from scorekeeper.i18n import gettext
-from scorekeeper.models import Game, GameStatus, Table
 from scorekeeper.schemas.resources import TableCreateSchema, TableSchema
+from scorekeeper.services import operations
+from scorekeeper.storage import export
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.models import Game, GameStatus, Table
+from scorekeeper.web.auth import authorized_table
+from scorekeeper.web.http import json_body, respond
+from scorekeeper.web.i18n import gettext
 
 bp = Blueprint("tables", __name__)
 table_schema = TableSchema()
@@ -65,7 +66,7 @@ def export_table(table_id: int) -> Response:
                 game=playing,
             )
         )
-    return respond(transfer.export_table(table))
+    return respond(export.export_table(table))
 
 
 @bp.post("/tables/<id:table_id>/token")

@@ -10,16 +10,8 @@ from flask import Blueprint, Response, request, url_for
 from werkzeug.exceptions import Conflict, Forbidden, NotFound
 
 from engine.view import seat_view
-from scorekeeper import virtual
 from scorekeeper.api.games import game_schema, table_game
-from scorekeeper.auth import authorized_seat, authorized_table
-from scorekeeper.extensions import db
-from scorekeeper.http import json_body, respond
-from scorekeeper.i18n import N_, language
-from scorekeeper.levels import side_label
-from scorekeeper.models import Game, GameStatus, Table
-from scorekeeper.move_words import MoveWords
-from scorekeeper.operations import locked_game
+from scorekeeper.results.standings import game_view
 from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import (
     MoveSchema,
@@ -27,7 +19,15 @@ from scorekeeper.schemas.resources import (
     VirtualGameCreateSchema,
     VirtualQuerySchema,
 )
-from scorekeeper.standings import game_view
+from scorekeeper.services import virtual
+from scorekeeper.services.levels import side_label
+from scorekeeper.services.move_words import MoveWords
+from scorekeeper.services.operations import locked_game
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.models import Game, GameStatus, Table
+from scorekeeper.web.auth import authorized_seat, authorized_table
+from scorekeeper.web.http import json_body, respond
+from scorekeeper.web.i18n import N_, language
 
 bp = Blueprint("virtual", __name__)
 

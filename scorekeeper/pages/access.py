@@ -10,11 +10,11 @@ from sqlalchemy import select
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
-from scorekeeper.auth import token_hash
-from scorekeeper.extensions import db
-from scorekeeper.i18n import N_
-from scorekeeper.models import Table
-from scorekeeper.security import is_https
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.models import Table
+from scorekeeper.web.auth import token_hash
+from scorekeeper.web.i18n import N_
+from scorekeeper.web.security import is_https
 
 ONE_YEAR = 365 * 24 * 3600
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.cards import Card, CardKind
-from scorekeeper.i18n import N_, card_label, gettext
+from scorekeeper.web.i18n import N_, card_label, gettext
 
 KIND_WORDS: dict[CardKind, str] = {
     CardKind.DISTANCE: N_("distance"),

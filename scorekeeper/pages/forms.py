@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.cards import DISTANCE_VALUES, SAFETIES
 from engine.problems import Problem, ProblemCode, pointer
-from scorekeeper.i18n import N_
+from scorekeeper.web.i18n import N_
 
 CLAIMS = ("shutout", "safe_trip", "extension", "all_safeties", "trip")
 """The claims the form offers. A delayed action is said once, by the box beside who completed the

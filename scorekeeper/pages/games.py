@@ -9,22 +9,22 @@ from sqlalchemy import select
 from werkzeug.exceptions import Conflict
 
 from engine.rules import GAME_TARGET, SUPPORTED_PLAYERS, VARIANT_ENUMS, Rules
-from scorekeeper import operations, virtual
-from scorekeeper.auth import owned
-from scorekeeper.extensions import db
-from scorekeeper.i18n import N_, gettext, language, say
-from scorekeeper.levels import in_language, level_name
-from scorekeeper.models import Game, Table
 from scorekeeper.pages.access import form_key, page_table
 from scorekeeper.pages.charts import score_chart
 from scorekeeper.pages.forms import whole_number
 from scorekeeper.pages.pickers import side_picks
 from scorekeeper.pages.seats import held_seats, seat_names
 from scorekeeper.pages.variants import VARIANT_WORDS
-from scorekeeper.problems import InvalidRequest
+from scorekeeper.results.standings import game_view
 from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import GameCreateSchema
-from scorekeeper.standings import game_view
+from scorekeeper.services import operations, virtual
+from scorekeeper.services.levels import in_language, level_name
+from scorekeeper.services.refusals import GameClosed, InvalidRequest
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.models import Game, Table
+from scorekeeper.web.auth import owned
+from scorekeeper.web.i18n import N_, gettext, language, say
 
 bp = Blueprint("games", __name__)
 
@@ -190,6 +190,6 @@ def abandon(table_id: int, game_id: int) -> Any:
         )
     try:
         operations.abandon_game(operations.locked_game(table, game_id))
-    except Conflict:
+    except GameClosed:
         pass  # a finished game stays finished; the scoreboard says so
     return redirect(back)

@@ -6,14 +6,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, redirect, render_template, request, url_for
-from werkzeug.exceptions import Conflict, NotFound, PreconditionFailed
+from werkzeug.exceptions import NotFound
 
 from engine import InvalidReport, Problem
-from scorekeeper import operations
-from scorekeeper.extensions import db
-from scorekeeper.http import idempotent_form
-from scorekeeper.i18n import N_, gettext
-from scorekeeper.models import Game, Hand, Table
 from scorekeeper.pages.forms import (
     CLAIMS,
     form_from_report,
@@ -23,11 +18,23 @@ from scorekeeper.pages.forms import (
     whole_number,
 )
 from scorekeeper.pages.games import page_game
-from scorekeeper.problems import InvalidRequest
+from scorekeeper.results.standings import game_view
 from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import HandEntrySchema
-from scorekeeper.sqlite import reads_only
-from scorekeeper.standings import game_view, rules_of, sheet_of
+from scorekeeper.services import operations
+from scorekeeper.services.refusals import (
+    GameClosed,
+    InvalidRequest,
+    Missing,
+    NotTheLastHand,
+    StaleVersion,
+    VersionRequired,
+)
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.models import Game, Hand, Table
+from scorekeeper.storage.sqlite import reads_only
+from scorekeeper.web.http import idempotent_form
+from scorekeeper.web.i18n import N_, gettext, say
 
 bp = Blueprint("hands", __name__)
 entry_schema = HandEntrySchema()
@@ -62,7 +69,7 @@ def _form_page(
         "pages/hand_form.html",
         table=table,
         game=game,
-        rules=rules_of(game),
+        rules=game.rules,
         values=values,
         general=general,
         per_side=per_side,
@@ -104,22 +111,18 @@ def _record_hand(table: Table, game: Game, locked: Game, scoreboard: str) -> Any
         # Save tapped on the form as it opens: a hand where nobody scored is recorded only when
         # the person says so.
         return _form_page(table, game, request.form, [], empty=True), 422
+    expected = whole_number(request.form.get("number"))
+    if expected is not None and expected != len(locked.hands) + 1:
+        last = locked.hands[-1] if locked.hands else None
+        if last is not None and last.number == expected and last.report == document:
+            return redirect(scoreboard)  # the same form sent twice: recorded once
+        return _form_page(table, locked, request.form, [], notice=RECORDED_ELSEWHERE), 409
     try:
-        expected = whole_number(request.form.get("number"))
-        if expected is not None and expected != len(locked.hands) + 1:
-            db.session.rollback()
-            last = locked.hands[-1] if locked.hands else None
-            if last is not None and last.number == expected and last.report == document:
-                return redirect(scoreboard)  # the same form sent twice: recorded once
-            return _form_page(table, locked, request.form, [], notice=RECORDED_ELSEWHERE), 409
         operations.add_hand(locked, document)
-        db.session.commit()
     except InvalidReport as refused:
-        db.session.rollback()
         return _form_page(table, game, request.form, list(refused.problems)), 422
-    except Conflict as over:
-        db.session.rollback()
-        return _form_page(table, game, request.form, [], notice=over.description), 409
+    except GameClosed as over:
+        return _form_page(table, game, request.form, [], notice=say(over.sentence)), 409
     return redirect(scoreboard)
 
 
@@ -132,11 +135,11 @@ def preview(table_id: int, game_id: int) -> str:
     document, problems = _document(game)
     sides: list[dict[str, Any]] = []
     if not problems:
-        sheet = sheet_of(game, [h for h in game.hands if number is None or h.number < number])
-        report, problems = sheet.read_hand(document)
-        problems += sheet.problems_with(report)
-        if not problems:
-            sides = [side.to_dict() for side in sheet.record(report).sides]
+        sheet = game.sheet([h for h in game.hands if number is None or h.number < number])
+        try:
+            sides = [side.to_dict() for side in sheet.record_hand(document).sides]
+        except InvalidReport as refused:
+            problems = list(refused.problems)
     return render_template("pages/_preview.html", sides=sides, problems=problems)
 
 
@@ -174,21 +177,19 @@ def _record_correction(table: Table, game: Game, locked: Game, hand: Hand) -> An
     try:
         operations.correct_hand(locked, number, document, _read_at())
     except InvalidReport as refused:
-        db.session.rollback()
         return _form_page(table, game, request.form, list(refused.problems), hand), 422
-    except (PreconditionFailed, NotFound):
-        db.session.rollback()
+    except (StaleVersion, VersionRequired, Missing):
+        db.session.rollback()  # the current version is read again, afresh
         return _current_version(table, game_id, number)
-    except Conflict as closed:
-        db.session.rollback()
-        return _form_page(table, game, request.form, [], hand, closed.description), 409
+    except GameClosed as closed:
+        return _form_page(table, game, request.form, [], hand, say(closed.sentence)), 409
     return redirect(url_for("pages.games.scoreboard", table_id=table_id, game_id=game_id))
 
 
-def _read_at() -> str:
-    """The ETag the form was read at, as If-Match (a form without one cannot match)."""
+def _read_at() -> frozenset[str]:
+    """The version the form was read at (its ETag; a form without one names none)."""
     etag = request.form.get("etag", "").replace('"', "")
-    return f'"{etag}"' if etag else '"none"'
+    return frozenset({etag} if etag else ())
 
 
 def _current_version(table: Table, game_id: int, number: int) -> Any:
@@ -227,8 +228,7 @@ def undo(table_id: int, game_id: int) -> Any:
         )
     try:
         operations.undo_hand(operations.locked_game(table, game_id), last.number, _read_at())
-    except (PreconditionFailed, Conflict):
-        db.session.rollback()
+    except (StaleVersion, VersionRequired, NotTheLastHand, GameClosed):
         return render_template(
             "pages/error.html",
             table=table,

@@ -6,14 +6,19 @@ from flask import Blueprint, Response, render_template, request
 from sqlalchemy import select
 
 from engine.vocabulary import Language
-from scorekeeper.api.history import csv_download, csv_response, finished_games, table_ratings
-from scorekeeper.extensions import db
-from scorekeeper.i18n import N_, gettext, language, pgettext
-from scorekeeper.levels import seat_label, side_label
-from scorekeeper.models import Game, Seat, Side
 from scorekeeper.pages.access import page_table
 from scorekeeper.pages.ratings import season_asked, season_links
-from scorekeeper.standings import history_rows, player_statistics
+from scorekeeper.results.standings import (
+    finished_games,
+    history_rows,
+    player_statistics,
+    table_ratings,
+)
+from scorekeeper.services.levels import seat_label, side_label
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.models import Game, Seat, Side
+from scorekeeper.web.downloads import csv_download, history_file
+from scorekeeper.web.i18n import N_, gettext, language, pgettext
 
 bp = Blueprint("history", __name__)
 
@@ -51,7 +56,7 @@ def export(table_id: int) -> Response:
     games, ratings = finished_games(table), table_ratings(table)
     spreadsheet = request.args.get("spreadsheet") == "1"
     if language() is Language.EN and not spreadsheet:
-        return csv_response(games, ratings)
+        return history_file(games, ratings)
     results = {
         "won": pgettext("result", "won"),
         "lost": pgettext("result", "lost"),

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, render_template, request, url_for
 
-from scorekeeper.i18n import gettext, language
+from scorekeeper.web.i18n import gettext, language
 
 bp = Blueprint("install", __name__)
 

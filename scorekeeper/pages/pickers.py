@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from werkzeug.datastructures import MultiDict
 
-from scorekeeper.models import Player
+from scorekeeper.storage.models import Player
 
 
 def obvious_seating(players: Sequence[Player], seats: int) -> list[Player] | None:

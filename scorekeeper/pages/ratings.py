@@ -12,19 +12,19 @@ from flask import Blueprint, render_template, request, url_for
 from sqlalchemy import select
 
 from engine.sentences import N_
-from scorekeeper.auth import owned
-from scorekeeper.extensions import db
-from scorekeeper.head_to_head import head_to_head
-from scorekeeper.leaderboard import Standing, board, standing
-from scorekeeper.levels import level_name
-from scorekeeper.models import Game, Player, Table
 from scorekeeper.pages.access import page_table
 from scorekeeper.pages.trends import trend_chart
-from scorekeeper.ratings import Entrant
+from scorekeeper.results.head_to_head import head_to_head
+from scorekeeper.results.leaderboard import Standing, board, standing
+from scorekeeper.results.ratings import Entrant
+from scorekeeper.results.season import Season
+from scorekeeper.results.standings import player_statistics
 from scorekeeper.schemas import load
 from scorekeeper.schemas.ratings import SeasonQuerySchema
-from scorekeeper.season import Season
-from scorekeeper.standings import player_statistics
+from scorekeeper.services.levels import level_name
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.models import Game, Player, Table
+from scorekeeper.web.auth import owned
 
 bp = Blueprint("ratings", __name__)
 SEASON_FIELDS = ("from", "to", "virtual")

@@ -39,5 +39,5 @@ def held_seats(game_id: int) -> list[tuple[int, str]]:
 
 
 def seat_names(view: dict[str, Any]) -> dict[int, str]:
-    """Each seat's name in a game as answered (:func:`scorekeeper.standings.game_view`)."""
+    """Each seat's name in a game as answered (:func:`scorekeeper.results.standings.game_view`)."""
     return {seat["seat"]: seat["name"] for side in view["sides"] for seat in side["seats"]}

@@ -9,15 +9,10 @@ from flask import Blueprint, make_response, redirect, render_template, request, 
 from markupsafe import Markup
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
-from werkzeug.exceptions import Conflict, NotFound
+from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
 from engine.problems import ProblemCode
-from scorekeeper import operations
-from scorekeeper.auth import token_hash
-from scorekeeper.extensions import db
-from scorekeeper.i18n import LANGUAGE_COOKIE, N_, say
-from scorekeeper.models import Game, Seat, Side, Table
 from scorekeeper.pages.access import (
     ONE_YEAR,
     cookie_name,
@@ -26,10 +21,15 @@ from scorekeeper.pages.access import (
     page_table,
     remember,
 )
-from scorekeeper.problems import InvalidRequest
 from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import PlayerCreateSchema, TableCreateSchema
-from scorekeeper.security import is_https
+from scorekeeper.services import operations
+from scorekeeper.services.refusals import InvalidRequest, NameTaken
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.models import Game, Seat, Side, Table
+from scorekeeper.web.auth import token_hash
+from scorekeeper.web.i18n import LANGUAGE_COOKIE, N_, say
+from scorekeeper.web.security import is_https
 
 bp = Blueprint("tables", __name__)
 
@@ -172,8 +172,8 @@ def add_player(table_id: int) -> Response | tuple[str, int]:
         operations.create_player(table, **body)
     except InvalidRequest as invalid:
         return table_page(table, {"name": say(invalid.problems[0])}), 422
-    except Conflict as taken:
-        return table_page(table, {"name": taken.description or ""}), 409
+    except NameTaken as taken:
+        return table_page(table, {"name": say(taken.sentence)}), 409
     return redirect(back or url_for("pages.tables.table", table_id=table_id))
 
 

@@ -21,19 +21,12 @@ from flask import (
     url_for,
 )
 from sqlalchemy import select
-from werkzeug.exceptions import Conflict, NotFound
+from werkzeug.exceptions import NotFound
 
+from engine.errors import IllegalMove
 from engine.rules import SUPPORTED_PLAYERS, Rules
 from engine.view import seat_view
 from engine.virtual_game import VirtualGame
-from scorekeeper import virtual
-from scorekeeper.auth import token_hash
-from scorekeeper.extensions import db
-from scorekeeper.i18n import N_, gettext, language, say
-from scorekeeper.levels import DEFAULT_LEVEL, LEVELS, in_language, level_name
-from scorekeeper.models import Game, Seat, Table
-from scorekeeper.move_words import MoveWords
-from scorekeeper.operations import locked_game
 from scorekeeper.pages.access import cookie_name, form_key, page_table
 from scorekeeper.pages.cards import card_face
 from scorekeeper.pages.forms import whole_number
@@ -41,10 +34,18 @@ from scorekeeper.pages.pickers import seat_picks
 from scorekeeper.pages.seats import hold_seat
 from scorekeeper.pages.seats import seat_names as seat_names_of
 from scorekeeper.pages.tables import qr_svg
-from scorekeeper.problems import InvalidRequest
+from scorekeeper.results.standings import game_view
 from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import MoveSchema, StandInSchema, VirtualGameCreateSchema
-from scorekeeper.standings import game_view
+from scorekeeper.services import virtual
+from scorekeeper.services.levels import DEFAULT_LEVEL, LEVELS, in_language, level_name
+from scorekeeper.services.move_words import MoveWords
+from scorekeeper.services.operations import locked_game
+from scorekeeper.services.refusals import InvalidRequest, Refusal
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.models import Game, Seat, Table
+from scorekeeper.web.auth import token_hash
+from scorekeeper.web.i18n import N_, gettext, language, say
 
 bp = Blueprint("virtual", __name__)
 
@@ -204,8 +205,8 @@ def take_back(token: str) -> Any:
     notice = None
     try:
         virtual.take_back(game, seat.seat)
-    except Conflict:
-        db.session.rollback()
+    except Refusal:
+        db.session.rollback()  # refused, though the answer is a redirect with the notice
         notice = gettext("The game has moved on since this page was shown.")
     return redirect(url_for(".play", token=token, notice=notice))
 
@@ -283,8 +284,11 @@ def move(token: str) -> Any:
     except InvalidRequest as invalid:
         db.session.rollback()
         notice = " ".join(say(problem) for problem in invalid.problems)
-    except Conflict:
+    except IllegalMove as illegal:
         db.session.rollback()
+        notice = say(illegal.sentence)
+    except Refusal:
+        db.session.rollback()  # refused, though the answer is a redirect with the notice
         notice = gettext("The game has moved on since this page was shown.")
     return redirect(url_for(".play", token=token, notice=notice))
 

@@ -11,9 +11,9 @@ from marshmallow import ValidationError, fields, validate
 
 from engine.cards import DISTANCE_VALUES
 from engine.sentences import N_
-from scorekeeper.levels import ACCEPTED, level_named
-from scorekeeper.names import name_problem, normal_name
 from scorekeeper.schemas.loading import Said
+from scorekeeper.services.levels import ACCEPTED, level_named
+from scorekeeper.services.names import name_problem, normal_name
 
 LIMIT = 10**9
 """No count, distance or index at a card table comes near a billion; beyond it a number is junk."""
@@ -145,7 +145,7 @@ class Text(fields.String):
 
 
 class Name(Text):
-    """A name of a table, a player or a side (see :mod:`scorekeeper.names`): stored in NFC
+    """A name of a table, a player or a side (see :mod:`scorekeeper.services.names`): stored in NFC
     without outer spaces, refused if it has a character that does not show as itself."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
@@ -159,7 +159,8 @@ class Name(Text):
 
 class ComputerLevel(fields.String):
     """A computer seat's player, by its level (``club``) or its technical name (``strong``):
-    loaded as the technical name, which is what a seat stores (:mod:`scorekeeper.levels`)."""
+    loaded as the technical name, which is what a seat stores
+    (:mod:`scorekeeper.services.levels`)."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
         name = super()._deserialize(value, attr, data, **kwargs)

@@ -7,9 +7,9 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, post_load, validates_schema
 
 from engine.sentences import N_
+from scorekeeper.results.season import Season, VirtualGames
 from scorekeeper.schemas.loading import Said
 from scorekeeper.schemas.resources import PlayerSchema, Strict
-from scorekeeper.season import Season, VirtualGames
 
 
 def _virtual_games(value: str) -> None:

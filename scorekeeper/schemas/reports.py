@@ -20,7 +20,6 @@ from marshmallow import (
     validates_schema,
 )
 
-from scorekeeper.names import first_repeat
 from scorekeeper.schemas.fields import (
     Distance,
     ExtensionCaller,
@@ -29,6 +28,7 @@ from scorekeeper.schemas.fields import (
     StrictInteger,
     Text,
 )
+from scorekeeper.services.names import first_repeat
 
 SHORT_LIST = validate.Length(max=16)
 

@@ -6,9 +6,9 @@ from marshmallow import RAISE, Schema, fields, validate
 
 from engine.cards import Card
 from engine.rules import SUPPORTED_PLAYERS
-from scorekeeper.models import GameStatus
 from scorekeeper.schemas.fields import ComputerLevel, Name, StrictInteger, Text, UtcDateTime
 from scorekeeper.schemas.reports import HandSchema
+from scorekeeper.storage.models import GameStatus
 
 MAX_PAGE = 100
 

@@ -1,4 +1,4 @@
-"""The shape of a table's document (:mod:`scorekeeper.transfer`), checked before anything in
+"""The shape of a table's document (:mod:`scorekeeper.storage.export`), checked before anything in
 it is believed: every field typed, no field unknown, times read as UTC."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from marshmallow import ValidationError, fields, validate
 
 from engine.rules import SUPPORTED_PLAYERS
 from engine.sentences import N_
-from scorekeeper.models import GameStatus
 from scorekeeper.schemas.fields import Name, StrictBoolean, StrictInteger, Text
 from scorekeeper.schemas.loading import Said
 from scorekeeper.schemas.resources import Strict
+from scorekeeper.storage.models import GameStatus
 
 MAX_ID = 2**31 - 1
 
@@ -24,7 +24,7 @@ def Id(**kwargs: Any) -> StrictInteger:  # noqa: N802  (used as a field class)
 
 
 def Hash(**kwargs: Any) -> fields.String:  # noqa: N802
-    """A token's SHA-256, in hex (:func:`scorekeeper.auth.token_hash`)."""
+    """A token's SHA-256, in hex (:func:`scorekeeper.web.auth.token_hash`)."""
     return fields.String(validate=validate.Regexp("^[0-9a-f]{64}$"), **kwargs)
 
 

@@ -79,5 +79,12 @@ def table(client: FlaskClient) -> TableAccess:
 
 
 @pytest.fixture
+def game_url(table: TableAccess) -> str:
+    """A two-player game of Ann and Bob at ``table``, by its path under the table."""
+    ann, bob = table.add_players("Ann", "Bob")
+    return f"/games/{table.start_game(2, [[ann], [bob]])['id']}"
+
+
+@pytest.fixture
 def new_table(client: FlaskClient) -> Callable[[str], TableAccess]:
     return lambda name: create_table(client, name)

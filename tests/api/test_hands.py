@@ -11,21 +11,15 @@ import yaml
 from flask import Flask
 from sqlalchemy import select
 
-from scorekeeper import http
-from scorekeeper.extensions import db
-from scorekeeper.http import IDEMPOTENCY_TTL
-from scorekeeper.models import IdempotencyRecord
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.models import IdempotencyRecord
+from scorekeeper.web import http
+from scorekeeper.web.http import IDEMPOTENCY_TTL
 from tests.api.conftest import TableAccess
 from tests.contract import SPEC_PATH
 
 WIN = {"sides": [{"distance": 700, "two_hundreds": 0, "completed_trip": True}, {"distance": 0}]}
 SMALL = {"sides": [{"distance": 300}, {"distance": 450}]}
-
-
-@pytest.fixture
-def game_url(table: TableAccess) -> str:
-    ann, bob = table.add_players("Ann", "Bob")
-    return f"/games/{table.start_game(2, [[ann], [bob]])['id']}"
 
 
 def hands(table: TableAccess, game_url: str) -> list[dict[str, Any]]:

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from scorekeeper import leaderboard
-from scorekeeper.extensions import db
-from scorekeeper.season import Season, VirtualGames
+from scorekeeper.results import leaderboard
+from scorekeeper.results.season import Season, VirtualGames
+from scorekeeper.storage.extensions import db
 from tests.api.conftest import TableAccess
 from tests.finished_games import add_finished_game
 

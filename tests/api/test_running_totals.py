@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from sqlalchemy import event, update
 from sqlalchemy.engine import Engine
 
-from scorekeeper import running_totals
-from scorekeeper.extensions import db
-from scorekeeper.models import Game
+from scorekeeper.storage import running_totals
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.models import Game
 from tests.api.conftest import TableAccess, create_table
 from tests.strategies import legal_hands
 

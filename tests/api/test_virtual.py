@@ -17,7 +17,7 @@ from flask import Flask
 
 from engine.cards import Card
 from engine.virtual_game import VirtualGame
-from scorekeeper import virtual
+from scorekeeper.services import virtual
 from tests.api.conftest import TableAccess
 from tests.api.test_concurrency import PHONES, all_at_once
 

@@ -1,5 +1,5 @@
-"""Each worker's cache of virtual games (``scorekeeper.game_cache``): the same answers as a replay
-from the seed, whether the cache is warm, cold, or behind another worker's moves; nothing a
+"""Each worker's cache of virtual games (``scorekeeper.storage.game_cache``): the same answers as a
+replay from the seed, whether the cache is warm, cold, or behind another worker's moves; nothing a
 failed request touched is kept; an entry that does not match the stored moves is not used.
 
 A second app on the same database is a second worker. Replays are counted by wrapping
@@ -19,10 +19,11 @@ from sqlalchemy.exc import OperationalError
 
 from engine.moves import move_from_dict
 from engine.virtual_game import VirtualGame
-from scorekeeper import create_app, virtual
-from scorekeeper.extensions import db
-from scorekeeper.game_cache import KEY, Cached, GameCache
-from scorekeeper.models import Game, VirtualMove
+from scorekeeper import create_app
+from scorekeeper.services import virtual
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.game_cache import KEY, Cached, GameCache
+from scorekeeper.storage.models import Game, VirtualMove
 from tests.api.conftest import TableAccess
 from tests.api.test_virtual import SeatAccess, Seeds, start, started
 
@@ -38,8 +39,8 @@ def seeds(monkeypatch: pytest.MonkeyPatch) -> Seeds:
 
 
 class _CountedReplays(list[int]):
-    """Stands for the engine's Game in scorekeeper.virtual (a compiled class cannot be patched):
-    every replay from the seed goes through, and its number of moves is noted."""
+    """Stands for the engine's Game in scorekeeper.services.virtual (a compiled class cannot be
+    patched): every replay from the seed goes through, and its number of moves is noted."""
 
     def resume(self, *args: Any, **kwargs: Any) -> VirtualGame:
         game = VirtualGame.resume(*args, **kwargs)

@@ -17,7 +17,7 @@ from engine.players import make_player
 from engine.rules import Rules
 from engine.view import seat_view
 from engine.virtual_game import VirtualGame
-from scorekeeper import virtual
+from scorekeeper.services import virtual
 from tests.api.conftest import TableAccess
 from tests.api.test_virtual import SeatAccess, Seeds, started
 

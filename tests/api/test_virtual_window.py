@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from scorekeeper import virtual
+from scorekeeper.services import virtual
 from tests.api.conftest import TableAccess
 from tests.api.test_virtual import SeatAccess, seeds, started
 from tests.running import Clock

@@ -147,3 +147,34 @@ def test_game_over_names_the_hand_as_the_sheet_numbers_it() -> None:
     last = refused.value.problems[-1]
     assert last.path == "/hands/4"
     assert "ended after hand 4" in last.detail
+
+
+SMALL = [side("", 300), side("", 450)]
+
+
+def test_a_correction_replaces_its_hand_and_keeps_the_later_ones() -> None:
+    game = sheet(2, ["Ann", "Bob"], [BIG, SMALL, BIG_FOR_B])
+    score = game.correct(2, {"sides": BIG})
+    assert score.totals == (1900, 0)
+    assert game.totals_after == ((1900, 0), (3800, 0), (3800, 1900))
+
+
+def test_a_correction_that_ends_the_game_before_a_later_hand_is_refused() -> None:
+    """RULES.md §10: the game ends after the hand that takes a side to 5,000, so a correction
+    after which an earlier hand ends it would leave the later hands after the end."""
+    game = sheet(2, ["Ann", "Bob"], [BIG, BIG, SMALL, BIG])  # 1,900 3,800 4,100 6,000
+    before = game.totals_after
+    with pytest.raises(InvalidReport) as refused:
+        game.correct(3, {"sides": BIG})  # 5,700 after hand 3: the game would end there
+    (problem,) = refused.value.problems
+    assert problem.code is ProblemCode.HAND_AFTER_GAME_OVER
+    assert "end after hand 3, but hand 4 follows it" in problem.detail
+    assert game.totals_after == before
+
+
+def test_a_refused_correction_leaves_the_sheet_as_it_was() -> None:
+    game = sheet(2, ["Ann", "Bob"], [BIG, SMALL])
+    before = game.totals_after
+    with pytest.raises(InvalidReport):
+        game.correct(1, {"sides": [side("", 1100, completed_trip=True), side("", 0)]})
+    assert (game.totals_after, len(game.hands)) == (before, 2)

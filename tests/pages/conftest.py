@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, BrowserContext, Page
 from werkzeug.serving import make_server
 
 from scorekeeper import create_app
-from scorekeeper.extensions import db
+from scorekeeper.storage.extensions import db
 
 CHROMIUM = "/usr/bin/chromium"
 PHONE = {"width": 360, "height": 640}

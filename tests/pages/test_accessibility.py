@@ -21,7 +21,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from scorekeeper import virtual
+from scorekeeper.services import virtual
 from tests.pages.screens import SCREENS, Evening, Screen, build
 
 SERIOUS = {"serious", "critical"}

@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper import virtual
+from scorekeeper.services import virtual
 from tests.pages.conftest import PHONE
 from tests.pages.test_virtual_pages import NEXT_MOVE, deal, play, tap_card
 

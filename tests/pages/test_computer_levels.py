@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper import virtual
+from scorekeeper.services import virtual
 from tests.pages.conftest import PHONE
 from tests.pages.test_pages import add_players, create_table
 

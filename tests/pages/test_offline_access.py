@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from scorekeeper import virtual
+from scorekeeper.services import virtual
 from tests.pages.test_offline import RETRY, fill_hand, open_form, open_game, waiting
 from tests.pages.test_pages import expect_totals
 

@@ -1,36 +1,41 @@
-"""Every write: the engine decides, these functions store its decision in one transaction.
+"""Every write of a table: the engine decides, these functions stage its decision.
 
-They take plain values (never the request), so the API, the pages and the command line share them.
-Each one that changes a game locks the game's row first (``SELECT ... FOR UPDATE``; on SQLite the
-write transaction is already exclusive), so checks and writes cannot interleave between phones.
+They take plain values (never the request) and speak the domain, never HTTP: a refusal is one of
+:mod:`scorekeeper.services.refusals` or the engine's, and a change to a hand names the versions
+it was read at. So the API, the pages and the command line share them. They flush and never
+commit: the request's transaction (:mod:`scorekeeper.web.transactions`) or the command
+commits the whole write at once, or nothing of it. A change to a game works on the game's row
+locked (:func:`locked_game`; on SQLite the write transaction is already exclusive), so checks and
+writes cannot interleave between phones.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Select, bindparam, func, select
 from sqlalchemy.exc import IntegrityError
-from werkzeug.exceptions import Conflict, NotFound, PreconditionFailed, PreconditionRequired
-from werkzeug.http import parse_etags
 
-from engine import InvalidReport, Problem, ProblemCode, Rules
-from engine.problems import pointer
-from engine.report import variant_refusal
-from engine.rules import UnknownVariant
+from engine import Problem, ProblemCode, Rules
 from engine.scoring import HandScore
-from engine.sentences import Fact
-from engine.sheet import Outcome, ScoreSheet
-from scorekeeper import running_totals
-from scorekeeper.auth import new_token, token_hash
-from scorekeeper.extensions import db
-from scorekeeper.http import KEY_PARAMETER, Locked, keyed
-from scorekeeper.i18n import N_, gettext
-from scorekeeper.models import Game, GameStatus, Hand, Player, Seat, Side, Table, utcnow
-from scorekeeper.names import first_repeat, team_name
-from scorekeeper.problems import InvalidRequest
-from scorekeeper.standings import rules_of, sheet_of
+from engine.sentences import N_, Fact
+from engine.sheet import ScoreSheet
+from scorekeeper.services.names import first_repeat, team_name
+from scorekeeper.services.refusals import (
+    GameClosed,
+    InvalidRequest,
+    Missing,
+    NameTaken,
+    NotTheLastHand,
+    StaleVersion,
+    VersionRequired,
+)
+from scorekeeper.storage import running_totals
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.locks import KEY_PARAMETER, Locked, keyed, locking
+from scorekeeper.storage.models import Game, GameStatus, Hand, Player, Seat, Side, Table, utcnow
+from scorekeeper.web.auth import new_token, token_hash
 
 
 def create_table(name: str) -> tuple[Table, str]:
@@ -38,7 +43,7 @@ def create_table(name: str) -> tuple[Table, str]:
     token = new_token()
     table = Table(name=name, token_hash=token_hash(token))
     db.session.add(table)
-    db.session.commit()
+    db.session.flush()
     return table, token
 
 
@@ -46,7 +51,7 @@ def rotate_token(table: Table) -> str:
     """Replace the table's token; the old one stops working at once."""
     token = new_token()
     table.token_hash = token_hash(token)
-    db.session.commit()
+    db.session.flush()
     return token
 
 
@@ -55,7 +60,6 @@ def create_player(table: Table, name: str) -> Player:
     player = Player(table_id=table.id, name=name)
     db.session.add(player)
     _flush_unique_name(name)
-    db.session.commit()
     return player
 
 
@@ -65,23 +69,23 @@ def rename_player(player: Player, name: str) -> Player:
     _flush_unique_name(name)  # before any query: its autoflush would raise outside the check
     for game in db.session.execute(select(Game).where(Game.played_by(player.id))).scalars():
         game.updated_at = utcnow()
-    db.session.commit()
+    db.session.flush()
     return player
 
 
 def _flush_unique_name(name: str) -> None:
     """Write the pending name; the database's unique constraint decides (so two phones adding
-    the same name at once cannot both succeed), and a refusal is 409 with nothing changed."""
+    the same name at once cannot both succeed); a refusal leaves nothing of the write."""
     try:
         db.session.flush()
     except IntegrityError:
         db.session.rollback()
-        raise Conflict(
-            gettext(
+        raise NameTaken(
+            N_(
                 "This table already has a player called “%(name)s”, or a name that reads the "
-                "same (names are compared ignoring case, repeated spaces and look-alike forms).",
-                name=name,
-            )
+                "same (names are compared ignoring case, repeated spaces and look-alike forms)."
+            ),
+            name=name,
         ) from None
 
 
@@ -89,7 +93,7 @@ def start_game(
     table: Table, players: int, variants: Mapping[str, Any], sides: Sequence[Mapping[str, Any]]
 ) -> Game:
     """A new game: the rules from the engine, each side's players seated opposite their partner."""
-    rules = rules_for(players, variants)
+    rules = Rules.for_players(players, variants)  # an unknown variant is refused as it is
     problems = _seating_problems(table, rules, sides)
     if problems:
         raise InvalidRequest(problems)
@@ -125,21 +129,8 @@ def start_game(
         )
     running_totals.start(game, len(sides))
     db.session.add(game)
-    db.session.commit()
+    db.session.flush()
     return game
-
-
-def rules_for(players: int, variants: Mapping[str, Any]) -> Rules:
-    """The engine's rules for a new game; an unknown variant is 422 naming it."""
-    try:
-        return Rules.for_players(players, variants)
-    except UnknownVariant as unknown:
-        problem = Problem(
-            code=ProblemCode.UNKNOWN_VARIANT,
-            path=pointer("variants", unknown.key),
-            sentence=variant_refusal(unknown),
-        )
-        raise InvalidRequest([problem]) from None
 
 
 def _seating_problems(
@@ -186,12 +177,10 @@ def _seating_problems(
     return problems
 
 
-_LOCKED = (
+_LOCKED = locking(
     select(Game)
     .where(Game.id == bindparam("game_id"), Game.table_id == bindparam("table_id"))
     .options(*Game.everything())
-    .with_for_update(of=Game)
-    .execution_options(populate_existing=True)  # the locked row, not what was read before
 )
 _LOCKED_KEYED = keyed(_LOCKED)
 """Both built once: building a statement costs as much as running it."""
@@ -205,7 +194,8 @@ def locked_game(table: Table, game_id: int) -> Game:
 
 def locked_game_keyed(table: Table, game_id: int, key: str | None) -> Locked:
     """:func:`locked_game`, and in the same query the record of the idempotency ``key`` (the
-    game before the key: the one lock order of every write of a hand, :mod:`scorekeeper.http`)."""
+    game before the key: the one lock order of every write of a hand,
+    :mod:`scorekeeper.web.http`)."""
     row = _locked(_LOCKED_KEYED, table, game_id, {KEY_PARAMETER: key})
     return row[0], row[1]
 
@@ -217,22 +207,22 @@ def _locked(
         statement, {"game_id": game_id, "table_id": table.id, **parameters}
     ).one_or_none()
     if row is None:
-        raise NotFound(N_("There is no such game at this table."))
+        raise Missing(N_("There is no such game at this table."))
     return tuple(row)
 
 
 def add_hand(game: Game, document: Mapping[str, Any]) -> Hand:
     """Check the hand, score it, store it with its breakdown and add it to the game's kept
-    totals (flushed, not committed: the caller commits it together with its idempotency
-    record). ``game`` is locked; its sides are all this reads of it, never its hands."""
+    totals (with its idempotency record, in the request's transaction). ``game`` is locked;
+    its sides are all this reads of it, never its hands."""
     _require_open(game)
     if game.status == GameStatus.FINISHED:
-        raise Conflict(
+        raise GameClosed(
             N_("The game is over: no hand can be added. Correct or undo a hand instead.")
         )
     # A hand is checked on its own (RULES.md §11); what came before matters only through the
-    # game's end, which its status already says.
-    score = _record(ScoreSheet(rules_of(game), [side.name for side in game.sides]), document)
+    # game's end, which its kept status already says.
+    score = ScoreSheet(game.rules, [side.name for side in game.sides]).record_hand(document)
     number = running_totals.add(game, score)
     hand = Hand(game_id=game.id, number=number, report=dict(document), breakdown=score.to_dict())
     db.session.add(hand)
@@ -241,59 +231,44 @@ def add_hand(game: Game, document: Mapping[str, Any]) -> Hand:
 
 
 def correct_hand(
-    game: Game, number: int, document: Mapping[str, Any], if_match: str | None
+    game: Game, number: int, document: Mapping[str, Any], read_at: Collection[str]
 ) -> Hand:
-    """Replace hand ``number``'s report; the totals after it follow. Refused if any later hand
-    would then come after the end of the game."""
+    """Replace hand ``number``'s report, provided ``read_at`` names its current version (or the
+    game's); the totals after it follow. The sheet refuses a correction after which the game
+    would end before a later hand (:meth:`engine.sheet.ScoreSheet.correct`)."""
     _require_open(game)
-    hand = _hand(game, number, if_match)
-    sheet = sheet_of(game, [h for h in game.hands if h.number < number])
-    score = _record(sheet, document)
-    for later in (h for h in game.hands if h.number > number):
-        if sheet.status is not Outcome.IN_PROGRESS:
-            raise InvalidReport(
-                [
-                    Problem.of(
-                        ProblemCode.HAND_AFTER_GAME_OVER,
-                        "",
-                        N_(
-                            "With this correction the game would end after hand %(end)s, but "
-                            "hand %(later)s follows it. Undo the later hands first."
-                        ),
-                        end=len(sheet.hands),
-                        later=later.number,
-                    )
-                ]
-            )
-        sheet.append(HandScore.from_dict(later.breakdown))
+    hand = _current_hand(game, number, read_at)
+    sheet = game.sheet()
+    score = sheet.correct(number, document)
     hand.report = dict(document)
     hand.breakdown = score.to_dict()
     running_totals.keep(game, running_totals.standing(game, sheet.totals, len(sheet.hands)))
-    db.session.commit()
+    db.session.flush()
     return hand
 
 
-def undo_hand(game: Game, number: int, if_match: str | None) -> None:
-    """Delete the last hand (only the last: the ones before it stay as they were)."""
+def undo_hand(game: Game, number: int, read_at: Collection[str]) -> None:
+    """Delete the last hand (only the last: the ones before it stay as they were), provided
+    ``read_at`` names its current version (or the game's)."""
     _require_open(game)
-    hand = _hand(game, number, if_match)
+    hand = _current_hand(game, number, read_at)
     if number != len(game.hands):
-        raise Conflict(
-            gettext("Only the last hand (%(number)s) can be undone.", number=len(game.hands))
+        raise NotTheLastHand(
+            N_("Only the last hand (%(number)s) can be undone."), number=len(game.hands)
         )
     game.hands.remove(hand)
     running_totals.remove(game, HandScore.from_dict(hand.breakdown))
-    db.session.commit()
+    db.session.flush()
 
 
 def abandon_game(game: Game) -> Game:
     """Stop a game before its end; it stays in the history of games played, never as won."""
     if game.status == GameStatus.FINISHED:
-        raise Conflict(N_("The game is over: a finished game cannot be abandoned."))
+        raise GameClosed(N_("The game is over: a finished game cannot be abandoned."))
     if game.status != GameStatus.ABANDONED:
         game.status = GameStatus.ABANDONED
         game.finished_at = utcnow()
-        db.session.commit()
+        db.session.flush()
     return game
 
 
@@ -305,46 +280,36 @@ def game_count(table: Table) -> int:
 def _require_open(game: Game) -> None:
     """Hands are reported only for a tabletop game that was not abandoned."""
     if game.virtual:
-        raise Conflict(N_("This game is played in the app: its hands come from its moves."))
+        raise GameClosed(N_("This game is played in the app: its hands come from its moves."))
     if game.status == GameStatus.ABANDONED:
-        raise Conflict(N_("The game was abandoned: its hands can no longer change."))
+        raise GameClosed(N_("The game was abandoned: its hands can no longer change."))
 
 
-def _hand(game: Game, number: int, if_match: str | None) -> Hand:
-    """Hand ``number``, provided ``if_match`` names its current version (RFC 9110 If-Match)."""
+def _current_hand(game: Game, number: int, read_at: Collection[str]) -> Hand:
+    """Hand ``number``, provided ``read_at`` (the entity tags the change was read at) names its
+    current version or the game's: every change to a hand changes the game's version too, so a
+    phone that read the whole game may change a hand as safely as one that read the hand."""
     hand = next((h for h in game.hands if h.number == number), None)
     if hand is None:
-        raise NotFound(
-            gettext("The game has no hand %(number)s.", number=number)
-            if number
-            else gettext("No such hand.")
-        )
-    if not if_match or if_match.strip() == "*":
-        raise PreconditionRequired(
+        if number:
+            raise Missing(N_("The game has no hand %(number)s."), number=number)
+        raise Missing(N_("No such hand."))
+    if not read_at:
+        raise VersionRequired(
             N_(
-                "This change needs an If-Match header with the ETag of the hand (or the game) "
-                "as you read it; '*' is not enough."
+                "This change needs the version of the hand (or the game) as you read it: its "
+                "ETag, in an If-Match header."
             )
         )
-    # The hand's own ETag, or the game's: every change to a hand changes the game's ETag too,
-    # so a phone that read the whole game may change a hand as safely as one that read the hand.
-    expected = parse_etags(if_match)
-    if not (expected.contains(hand.etag) or expected.contains(game.etag)):
-        raise PreconditionFailed(
-            f"If-Match names a version that is no longer current (hand {number} is now "
-            f'"{hand.etag}", the game "{game.etag}"): read again, then apply your change to '
-            "the current version."
+    if hand.etag not in read_at and game.etag not in read_at:
+        raise StaleVersion(
+            N_(
+                "Hand %(number)s changed since you read it: read it again, then apply your "
+                "change to the current version."
+            ),
+            number=number,
         )
     return hand
-
-
-def _record(sheet: ScoreSheet, document: Mapping[str, Any]) -> HandScore:
-    """Score ``document`` as the sheet's next hand, or raise every problem with it at once."""
-    report, problems = sheet.read_hand(document)
-    problems += sheet.problems_with(report)
-    if problems:
-        raise InvalidReport(problems)
-    return sheet.record(report)
 
 
 def invalid_request(path: str, code: ProblemCode, template: str, **facts: Fact) -> InvalidRequest:
@@ -369,7 +334,6 @@ __all__ = [
     "locked_game_keyed",
     "rename_player",
     "rotate_token",
-    "rules_for",
     "start_game",
     "team_name",
     "undo_hand",

@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import ColumnElement
 
-from scorekeeper.models import Game
+from scorekeeper.storage.models import Game
 
 
 class VirtualGames(StrEnum):

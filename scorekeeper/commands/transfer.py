@@ -14,10 +14,11 @@ from flask import Flask
 from flask.cli import with_appcontext
 from flask_migrate import cli as migrate_cli
 
-from scorekeeper import importing, sqlite, transfer
-from scorekeeper.extensions import db
-from scorekeeper.models import Table
-from scorekeeper.problems import InvalidRequest, refusal_document
+from scorekeeper.services.refusals import InvalidRequest
+from scorekeeper.storage import export, importing, sqlite
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.models import Table
+from scorekeeper.web.problems import refusal_document
 
 EXIT_REFUSED = 1
 
@@ -32,7 +33,7 @@ def export_command(table_id: int) -> None:
     if table is None:
         click.echo(f"There is no table {table_id} in {database_named()}.", err=True)
         sys.exit(EXIT_REFUSED)
-    click.echo(transfer.dumps(transfer.export_table(table)), nl=False)
+    click.echo(export.dumps(export.export_table(table)), nl=False)
     db.session.remove()
 
 
@@ -56,7 +57,7 @@ def import_command(file: BinaryIO, as_new: bool) -> None:
         table_id, name = imported.table.id, imported.table.name
     except InvalidRequest as refused:
         db.session.rollback()
-        click.echo(transfer.dumps(refusal_document(refused.problems, shape=True)), nl=False)
+        click.echo(export.dumps(refusal_document(refused.problems, shape=True)), nl=False)
         sys.exit(EXIT_REFUSED)
     finally:
         db.session.remove()

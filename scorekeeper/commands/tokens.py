@@ -3,7 +3,7 @@
 A table's token is shown once and stored only as a hash, so a lost one cannot be read back from
 the database; it can only be replaced, as the API's ``POST …/token`` does for whoever still
 holds it. The operator holds no token, so this command is theirs: it shares the API's code
-(:func:`scorekeeper.operations.rotate_token`), and the old token stops working at once.
+(:func:`scorekeeper.services.operations.rotate_token`), and the old token stops working at once.
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ import click
 from flask import Flask
 from flask.cli import with_appcontext
 
-from scorekeeper import operations, sqlite
-from scorekeeper.extensions import db
-from scorekeeper.models import Table
+from scorekeeper.services import operations
+from scorekeeper.storage import sqlite
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.models import Table
 
 EXIT_REFUSED = 1
 
@@ -46,7 +47,7 @@ def new_token_command(table_id: int, base_url: str) -> None:
     """Give table TABLE_ID a new token, shown this once, and revoke the old one: for a lost
     token. Every phone then joins again with the new share link; seats of virtual games keep
     their own tokens."""
-    from scorekeeper.transfer_commands import database_named
+    from scorekeeper.commands.transfer import database_named
 
     writing = sqlite.begin_writing()  # SQLite: the write lock before the first read
     try:
@@ -56,6 +57,7 @@ def new_token_command(table_id: int, base_url: str) -> None:
             sys.exit(EXIT_REFUSED)
         name = table.name
         token = operations.rotate_token(table)
+        db.session.commit()  # the command's one transaction
     finally:
         db.session.remove()
         sqlite.end_writing(writing)

@@ -13,8 +13,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from scorekeeper.i18n import N_, gettext
-from scorekeeper.names import team_name
+from scorekeeper.services.names import team_name
+from scorekeeper.web.i18n import N_, gettext
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -131,16 +131,17 @@ def local_side_name(name: str, seats: Iterable[Mapping[str, Any]]) -> str:
 
 
 def local_seat_name(seat: Mapping[str, Any]) -> str:
-    """A seat's name (``seat``: a seat as :func:`scorekeeper.standings.game_view` answers it) in
-    the request's language."""
+    """A seat's name (``seat``: a seat as :func:`scorekeeper.results.standings.game_view` answers
+    it) in the request's language."""
     if seat["computer"]:
         return local_computer_name(seat["seat"], seat["computer"])
     return str(seat["name"])
 
 
 def in_language(view: dict[str, Any]) -> dict[str, Any]:
-    """A game as :func:`scorekeeper.standings.game_view` answers it, with its computer seats and
-    their sides named in the request's language (a page's view; the API's names stay English)."""
+    """A game as :func:`scorekeeper.results.standings.game_view` answers it, with its computer
+    seats and their sides named in the request's language (a page's view; the API's names stay
+    English)."""
     sides = [
         {
             **side,
@@ -153,13 +154,13 @@ def in_language(view: dict[str, Any]) -> dict[str, Any]:
 
 
 def seat_label(seat: Any) -> str:
-    """A stored seat's (:class:`scorekeeper.models.Seat`) name in the request's language."""
+    """A stored seat's (:class:`scorekeeper.storage.models.Seat`) name in the request's language."""
     return local_seat_name({"seat": seat.seat, "computer": seat.computer, "name": seat.name})
 
 
 def side_label(side: Any) -> str:
-    """A stored side's (:class:`scorekeeper.models.Side`) name in the request's language: only
-    a virtual game's sides can hold a computer, so a game at the table's keep their name."""
+    """A stored side's (:class:`scorekeeper.storage.models.Side`) name in the request's language:
+    only a virtual game's sides can hold a computer, so a game at the table's keep their name."""
     if not side.game.virtual:
         return str(side.name)
     seats = [{"seat": s.seat, "computer": s.computer, "name": s.name} for s in side.seats]

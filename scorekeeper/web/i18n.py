@@ -21,8 +21,8 @@ from engine.problems import Problem
 from engine.sentences import N_ as N_  # the marker, for the app as for the engine
 from engine.sentences import Fact, Sentence
 from engine.vocabulary import Language, card_name, category_name
-from scorekeeper.catalogs import DOMAIN, compiled_catalogs
-from scorekeeper.extensions import babel
+from scorekeeper.storage.extensions import babel
+from scorekeeper.web.catalogs import DOMAIN, compiled_catalogs
 
 LANGUAGE_COOKIE = "lang"
 
@@ -78,7 +78,7 @@ DATA_WORDS = (
 )
 """Words the templates translate from data (``_(game.status)``): listed here so ``pybabel
 extract`` finds them; the tests check the lists cover their data. The computer levels' words
-are marked where they are defined (:mod:`scorekeeper.levels`)."""
+are marked where they are defined (:mod:`scorekeeper.services.levels`)."""
 
 
 def language() -> Language:

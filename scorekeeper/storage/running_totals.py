@@ -21,10 +21,10 @@ from sqlalchemy.orm import selectinload
 
 from engine.scoring import HandScore
 from engine.sheet import Outcome, leaders_of, status_of, winner_of
-from scorekeeper import sqlite
-from scorekeeper.extensions import db
-from scorekeeper.models import Game, GameStatus, Hand, utcnow
-from scorekeeper.standings import rules_of, sheet_of
+from scorekeeper.storage import sqlite
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.locks import locking
+from scorekeeper.storage.models import Game, GameStatus, Hand, utcnow
 
 KEPT = ("hand_count", "totals", "leaders", "outcome", "winner", "status")
 """The columns of a game this module keeps, in the order a mismatch is reported."""
@@ -47,7 +47,7 @@ def standing(game: Game, totals: Sequence[int], hand_count: int) -> Kept:
 
     An abandoned game stays abandoned; otherwise a game whose totals end it is finished.
     """
-    rules = rules_of(game)
+    rules = game.rules
     status = status_of(totals, rules) if hand_count else Outcome.IN_PROGRESS
     outcome = None if status is Outcome.IN_PROGRESS else str(status)
     if game.status == GameStatus.ABANDONED:
@@ -96,7 +96,7 @@ def remove(game: Game, score: HandScore) -> None:
 def rebuilt(game: Game, hands: Iterable[Hand] | None = None) -> Kept:
     """What the game's row should keep, from its stored hands by the engine (``hands``: those
     the game has, in order, if not loaded with it)."""
-    sheet = sheet_of(game, hands)
+    sheet = game.sheet(hands)
     return standing(game, sheet.totals, len(sheet.hands))
 
 
@@ -141,7 +141,7 @@ def verify(repair: bool = False, batch: int = VERIFY_BATCH) -> Verified:
     its own that reads one consistent state of them (a snapshot: REPEATABLE READ on PostgreSQL,
     a read transaction in SQLite's WAL) and locks nothing, so phones go on recording hands.
     A game found different is then locked, checked again and set right in a short transaction
-    of its own, under the lock every write of a hand takes first (:mod:`scorekeeper.http`).
+    of its own, under the lock every write of a hand takes first (:mod:`scorekeeper.web.http`).
     """
     found: list[Mismatch] = []
     games, after = 0, 0
@@ -187,13 +187,7 @@ def _repair(game_ids: list[int]) -> None:
 
 
 def _repair_locked(game_ids: list[int]) -> None:
-    statement = (
-        _games()
-        .where(Game.id.in_(game_ids))
-        .order_by(Game.id)
-        .with_for_update(of=Game)
-        .execution_options(populate_existing=True)
-    )
+    statement = locking(_games().where(Game.id.in_(game_ids)).order_by(Game.id))
     for game in db.session.execute(statement).scalars():
         if mismatches(game):
             keep(game, rebuilt(game))

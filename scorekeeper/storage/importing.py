@@ -1,4 +1,4 @@
-"""A table's document (:mod:`scorekeeper.transfer`) read back into the database, or refused.
+"""A table's document (:mod:`scorekeeper.storage.export`) read back into the database, or refused.
 
 Nothing in the document is believed: its shape is checked by a schema, every reference (a seat's
 player, a hand's game, a move's game) must name something it holds, and the engine scores every
@@ -18,24 +18,23 @@ from typing import Any
 from sqlalchemy import select, text, update
 
 from engine import Problem, ProblemCode
-from engine.errors import EngineError
+from engine.errors import EngineError, InvalidReport
 from engine.moves import move_from_dict
-from engine.problems import pointer
-from engine.report import variant_refusal
+from engine.report import variant_problem
 from engine.rules import Rules, UnknownVariant
 from engine.sentences import N_, Fact
 from engine.sheet import ScoreSheet
 from engine.virtual_game import VirtualGame
-from scorekeeper import running_totals
-from scorekeeper.auth import new_token, token_hash
-from scorekeeper.extensions import db
-from scorekeeper.jsonio import parse_json
-from scorekeeper.models import Game, Hand, Player, Seat, Side, Table, VirtualMove
-from scorekeeper.names import name_key
-from scorekeeper.problems import InvalidRequest
 from scorekeeper.schemas.loading import load
 from scorekeeper.schemas.transfer import TableDocumentSchema
-from scorekeeper.transfer import FORMAT, VERSION
+from scorekeeper.services.names import name_key
+from scorekeeper.services.refusals import InvalidRequest
+from scorekeeper.storage import running_totals
+from scorekeeper.storage.export import FORMAT, VERSION
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.models import Game, Hand, Player, Seat, Side, Table, VirtualMove
+from scorekeeper.web.auth import new_token, token_hash
+from scorekeeper.web.jsonio import parse_json
 
 MAX_DOCUMENT_BYTES = 32 * 1024 * 1024
 """A table with a hundred long virtual games exports to a few MiB; far more is not a table."""
@@ -152,11 +151,7 @@ def _game_problems(
     try:
         rules = Rules.for_players(game["players"], game["variants"])
     except UnknownVariant as unknown:
-        yield Problem(
-            code=ProblemCode.UNKNOWN_VARIANT,
-            path=path + pointer("variants", unknown.key),
-            sentence=variant_refusal(unknown),
-        )
+        yield variant_problem(unknown, path)
         return
     yield from _seat_problems(path, game, rules, known)
     if len(game["sides"]) != rules.sides:
@@ -174,12 +169,12 @@ def _game_problems(
     sheet = ScoreSheet(rules, [side["name"] for side in game["sides"]])
     for index, hand in hands:
         at = f"/hands/{index}"
-        report, problems = sheet.read_hand(hand["report"], at + "/report")
-        problems += sheet.problems_with(report, at + "/report")
-        if problems:
-            yield from problems
+        try:
+            score = sheet.record_hand(hand["report"], at + "/report")
+        except InvalidReport as refused:
+            yield from refused.problems
             return
-        if sheet.record(report).to_dict() != hand["breakdown"]:
+        if score.to_dict() != hand["breakdown"]:
             yield _problem(
                 at + "/breakdown",
                 N_("Hand %(number)s does not score this breakdown by the rules."),

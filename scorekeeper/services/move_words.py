@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.moves import CoupFourre
 from engine.view import SeatView
-from scorekeeper.i18n import card_label, gettext
+from scorekeeper.web.i18n import card_label, gettext
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -1,9 +1,9 @@
 """A table's ratings for a season, replayed from its finished games and kept in memory.
 
 Nothing about ratings is stored: they are a pure function of the finished games in the order
-they finished (:mod:`scorekeeper.ratings`), so a correction, an undo or an abandoned game changes
-them by changing the history, and no migration is needed. Replaying 2,000 games takes about a
-second on a small machine, so each process keeps the last ledgers it computed, each with the
+they finished (:mod:`scorekeeper.results.ratings`), so a correction, an undo or an abandoned game
+changes them by changing the history, and no migration is needed. Replaying 2,000 games takes
+about a second on a small machine, so each process keeps the last ledgers it computed, each with the
 ``(game id, version)`` of the games it rated. A request reads only those pairs (one narrow query);
 where they are unchanged the kept ledger answers; where only later games changed (a new game
 finished, the last one corrected) the games after the common prefix are loaded and rated again
@@ -22,11 +22,11 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from scorekeeper.extensions import db
-from scorekeeper.levels import level_key, level_named
-from scorekeeper.models import Game, GameStatus, Seat, Side
-from scorekeeper.ratings import Entrant, Ledger, Result, replay
-from scorekeeper.season import Season
+from scorekeeper.results.ratings import Entrant, Ledger, Result, replay
+from scorekeeper.results.season import Season
+from scorekeeper.services.levels import level_key, level_named
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.models import Game, GameStatus, Seat, Side
 
 KEPT_LEDGERS = 64
 """How many (table, season) ledgers a process keeps: a few seasons of a few busy tables."""

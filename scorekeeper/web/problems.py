@@ -7,21 +7,13 @@ from http import HTTPStatus
 from typing import Any
 
 from engine.problems import Problem
-from scorekeeper.i18n import N_, ngettext, say
+from scorekeeper.web.i18n import N_, ngettext, say
 
 PROBLEM_JSON = "application/problem+json"
 REPORT_REFUSED = "/problems/report-refused"
 """The ``type`` of a report or sheet the rules refuse."""
 INVALID_REQUEST = "/problems/invalid-request"
 """The ``type`` of a request whose JSON does not have the documented shape."""
-
-
-class InvalidRequest(ValueError):
-    """A request body that does not have the shape its schema documents; ``problems`` says where."""
-
-    def __init__(self, problems: Iterable[Problem]) -> None:
-        self.problems = tuple(problems)
-        super().__init__("; ".join(problem.detail for problem in self.problems))
 
 
 def problem_document(

@@ -1,7 +1,7 @@
 """What the stored hands add up to: a game's state, a player's statistics, a table's history.
 
 Every figure here comes from the engine: the breakdowns stored with each hand, and what the game's
-row keeps of them (:mod:`scorekeeper.running_totals`); nothing is typed in.
+row keeps of them (:mod:`scorekeeper.storage.running_totals`); nothing is typed in.
 """
 
 from __future__ import annotations
@@ -10,24 +10,18 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine import Outcome, Rules, ScoreSheet
-from engine.scoring import COUP_FOURRE_POINTS, HandScore
-from scorekeeper.levels import level_key
-from scorekeeper.models import Game, GameStatus, Hand, Seat
-from scorekeeper.ratings import Entrant
+from sqlalchemy import select
 
+from engine import Outcome
+from engine.scoring import COUP_FOURRE_POINTS
+from scorekeeper.results.leaderboard import ratings_after, standing
+from scorekeeper.results.ratings import Entrant
+from scorekeeper.results.season import Season
+from scorekeeper.services.levels import level_key
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.models import Game, GameStatus, Hand, Seat, Table
 
-def rules_of(game: Game) -> Rules:
-    """The rules the game is played under."""
-    return Rules.for_players(game.players, game.variants)
-
-
-def sheet_of(game: Game, hands: Iterable[Hand] | None = None) -> ScoreSheet:
-    """The game's score sheet, from the breakdowns stored with its hands."""
-    sheet = ScoreSheet(rules_of(game), [side.name for side in game.sides])
-    for hand in game.hands if hands is None else hands:
-        sheet.append(HandScore.from_dict(hand.breakdown))
-    return sheet
+ALL_TIME = Season()
 
 
 def hand_view(hand: Hand, totals: Iterable[int]) -> dict[str, Any]:
@@ -47,14 +41,14 @@ def hand_view(hand: Hand, totals: Iterable[int]) -> dict[str, Any]:
 def game_view(game: Game, with_hands: bool = True) -> dict[str, Any]:
     """A game as answered: sides and seats, hands with running totals, leaders, winner.
 
-    Where the game stands is what its row keeps (:mod:`scorekeeper.running_totals`); the running
-    totals beside each hand are added from the totals stored with the hands.
+    Where the game stands is what its row keeps (:mod:`scorekeeper.storage.running_totals`); the
+    running totals beside each hand are added from the totals stored with the hands.
     """
     view: dict[str, Any] = {
         "id": game.id,
         "players": game.players,
         "virtual": game.virtual,
-        "variants": rules_of(game).variants,
+        "variants": game.rules.variants,
         "status": game.status,
         "outcome": game.outcome,
         "version": game.version,
@@ -229,3 +223,18 @@ def history_rows(
                     "result": result,
                     "rating": ratings.get((game.id, entrant_of(seat))),
                 }
+
+
+def finished_games(table: Table, season: Season = ALL_TIME) -> list[Game]:
+    """The table's finished games of ``season``, in the order they finished."""
+    statement = (
+        select(Game)
+        .where(Game.table_id == table.id, Game.status == GameStatus.FINISHED, *season.where())
+        .order_by(Game.finished_at, Game.id)
+    )
+    return list(db.session.execute(statement).scalars())
+
+
+def table_ratings(table: Table) -> dict[tuple[int, Entrant], float]:
+    """Every rating after every finished game of the table (all time, virtual games counted)."""
+    return ratings_after(standing(table.id, ALL_TIME).ledger)

@@ -8,8 +8,6 @@ from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
 from sqlalchemy.orm import DeclarativeBase
 
-from scorekeeper import sqlite  # noqa: F401  (registers SQLite's connection settings)
-
 
 class Base(DeclarativeBase):
     """Declarative base for every model (SQLAlchemy 2.0 style)."""
@@ -18,4 +16,4 @@ class Base(DeclarativeBase):
 db = SQLAlchemy(model_class=Base)
 migrate = Migrate(render_as_batch=True)
 csrf = CSRFProtect()
-babel = Babel(configure_jinja=False)  # see scorekeeper.i18n.init_app
+babel = Babel(configure_jinja=False)  # see scorekeeper.web.i18n.init_app

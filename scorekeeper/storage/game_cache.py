@@ -28,7 +28,8 @@ from flask import Flask, current_app
 from engine.virtual_game import VirtualGame
 
 Origin = tuple[Any, ...]
-"""What a game is dealt from: its seed, rules and names (:func:`scorekeeper.virtual.origin`)."""
+"""What a game is dealt from: its seed, rules and names
+(:func:`scorekeeper.services.virtual.origin`)."""
 
 
 @dataclass(slots=True)

@@ -17,8 +17,9 @@ from werkzeug.datastructures import WWWAuthenticate
 from werkzeug.exceptions import NotFound, Unauthorized
 
 from engine.sentences import N_
-from scorekeeper.extensions import db
-from scorekeeper.models import Game, Player, Seat, Table
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.locks import locking
+from scorekeeper.storage.models import Game, Player, Seat, Table
 
 _Owned = TypeVar("_Owned", Game, Player)
 
@@ -83,7 +84,7 @@ def game_of_token(*options: Any, lock: bool = False) -> Select[Any]:
     statement = _owned_game(Game).options(*options)
     if lock:
         # The locked row, not what the session read before.
-        statement = statement.with_for_update(of=Game).execution_options(populate_existing=True)
+        statement = locking(statement)
     return statement
 
 
@@ -99,7 +100,7 @@ def authorized_row(
     statement: Select[Any], table_id: int, game_id: int, parameters: Mapping[str, Any] = {}
 ) -> tuple[Any, ...]:
     """The row :func:`authorized_game` reads, for a ``statement`` that selects more beside the
-    game (an idempotency key's record, :func:`scorekeeper.http.keyed`), bound with
+    game (an idempotency key's record, :func:`scorekeeper.web.http.keyed`), bound with
     ``parameters`` too."""
     row: Row[Any] | None = (
         db.session.execute(statement, {**_parameters(table_id, game_id), **parameters})

@@ -9,12 +9,25 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from engine.errors import InvalidReport
-from scorekeeper.extensions import db
-from scorekeeper.i18n import N_, gettext
-from scorekeeper.problems import (
-    PROBLEM_JSON,
+from engine.errors import IllegalMove, InvalidReport
+from engine.problems import Problem, ProblemCode
+from engine.report import variant_problem
+from engine.rules import UnknownVariant, UnsupportedPlayerCount
+from scorekeeper.services.refusals import (
+    GameClosed,
     InvalidRequest,
+    Missing,
+    NameTaken,
+    NotNow,
+    NotTheLastHand,
+    Refusal,
+    StaleVersion,
+    VersionRequired,
+)
+from scorekeeper.storage.extensions import db
+from scorekeeper.web.i18n import N_, gettext, say
+from scorekeeper.web.problems import (
+    PROBLEM_JSON,
     problem_document,
     refusal_document,
 )
@@ -101,14 +114,42 @@ def handle_http_exception(error: HTTPException) -> Response:
     return respond_with(problem_document(status, gettext(description)), headers)
 
 
-def handle_invalid_report(error: InvalidReport) -> Response:
-    """A report or sheet the rules refuse: 422 with every problem."""
-    return respond_with(refusal_document(error.problems))
+REFUSAL_STATUS: dict[type[Exception], int] = {
+    InvalidReport: 422,  # the rules refuse the report: every problem listed
+    InvalidRequest: 422,  # the body has not the documented shape: every field named
+    IllegalMove: 422,  # a virtual game's move the rules do not allow now, naming the rule
+    UnknownVariant: 422,
+    UnsupportedPlayerCount: 422,
+    Missing: 404,
+    GameClosed: 409,
+    NameTaken: 409,
+    NotTheLastHand: 409,
+    NotNow: 409,
+    VersionRequired: 428,
+    StaleVersion: 412,
+}
+"""The one table from a refusal, the engine's or the services', to the status it is answered
+with (the API's contract, ``openapi.yaml``); the services and the engine know no HTTP."""
+
+REFUSALS = tuple(REFUSAL_STATUS)
+"""What a write raises to refuse a request, as against a failure."""
 
 
-def handle_invalid_request(error: InvalidRequest) -> Response:
-    """A body without the documented shape: 422 naming every field."""
-    return respond_with(refusal_document(error.problems, shape=True))
+def refusal_response(error: Exception) -> Response:
+    """A refusal answered with its status from :data:`REFUSAL_STATUS` (the nearest class of
+    ``error`` that the table names), said in the request's language."""
+    status = next(REFUSAL_STATUS[kind] for kind in type(error).__mro__ if kind in REFUSAL_STATUS)
+    if isinstance(error, InvalidReport | InvalidRequest):
+        shape = isinstance(error, InvalidRequest)
+        return respond_with(refusal_document(error.problems, shape=shape))
+    if isinstance(error, IllegalMove):
+        problem = Problem(code=ProblemCode.ILLEGAL_MOVE, path="/move", sentence=error.sentence)
+        return respond_with(refusal_document([problem], shape=True))
+    if isinstance(error, UnknownVariant):
+        return respond_with(refusal_document([variant_problem(error)], shape=True))
+    if isinstance(error, Refusal):
+        return respond_with(problem_document(status, say(error.sentence)))
+    return respond_with(problem_document(status, str(error)))
 
 
 RETRY_AFTER_SECONDS = 10
@@ -165,7 +206,7 @@ def handle_unexpected(error: Exception) -> Response:
 def init_app(app: Flask) -> None:
     """Register the handlers."""
     app.register_error_handler(HTTPException, handle_http_exception)
-    app.register_error_handler(InvalidReport, handle_invalid_report)
-    app.register_error_handler(InvalidRequest, handle_invalid_request)
+    for refusal in REFUSALS:
+        app.register_error_handler(refusal, refusal_response)
     app.register_error_handler(Exception, handle_unexpected)
     app.teardown_appcontext(close_session)  # runs before Flask-SQLAlchemy's (registered first)

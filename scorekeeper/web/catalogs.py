@@ -19,7 +19,7 @@ from pathlib import Path
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
 """The catalogs as shipped: ``messages.pot`` and ``<language>/LC_MESSAGES/messages.po``."""
 DOMAIN = "messages"
 

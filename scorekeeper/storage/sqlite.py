@@ -23,7 +23,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, SessionTransaction
 
-from scorekeeper.security import SAFE_METHODS
+from scorekeeper.web.security import SAFE_METHODS
 
 PRAGMAS = ("journal_mode=WAL", "foreign_keys=ON", "busy_timeout=5000", "synchronous=FULL")
 """WAL so readers never wait for the writer; foreign keys enforced; a busy timeout rather than an

@@ -13,8 +13,9 @@ from flask.cli import with_appcontext
 from flask_migrate import cli as migrate_cli
 from sqlalchemy import inspect
 
-from scorekeeper import running_totals, token_commands, transfer_commands
-from scorekeeper.extensions import db
+from scorekeeper.commands import tokens, transfer
+from scorekeeper.storage import running_totals
+from scorekeeper.storage.extensions import db
 
 EXIT_MISMATCH = 1
 
@@ -31,7 +32,7 @@ def verify_command(repair: bool) -> None:
     exit 1: "0 games checked" would read as a clean bill of health.
     """
     if not inspect(db.engine).has_table("alembic_version"):
-        shown = transfer_commands.database_named()
+        shown = transfer.database_named()
         click.echo(
             f"{shown} has no migrations applied: it is not a scorekeeper database yet. Is "
             "DATABASE_URL set to the club's database? (`scorekeeper db upgrade` creates the "
@@ -64,9 +65,9 @@ def verify_command(repair: bool) -> None:
 
 def init_app(app: Flask) -> None:
     """Add ``verify`` to the ``db`` group Flask-Migrate gave the app, and the commands that move
-    and copy tables (:mod:`scorekeeper.transfer_commands`) and replace a lost table token
-    (:mod:`scorekeeper.token_commands`)."""
+    and copy tables (:mod:`scorekeeper.commands.transfer`) and replace a lost table token
+    (:mod:`scorekeeper.commands.tokens`)."""
     group: click.Group = migrate_cli.db
     group.add_command(verify_command)
-    transfer_commands.init_app(app)
-    token_commands.init_app(app)
+    transfer.init_app(app)
+    tokens.init_app(app)

@@ -1,5 +1,8 @@
 """HTTP plumbing shared by the API views: JSON bodies, ETags and conditional requests, and
-idempotent POSTs for phones that retry on a flaky connection (the API's and the hand form's)."""
+idempotent POSTs for phones that retry on a flaky connection (the API's and the hand form's).
+
+Nothing here commits: a write is committed, or rolled back, by the request's one transaction
+(:mod:`scorekeeper.web.transactions`), whatever answers it."""
 
 from __future__ import annotations
 
@@ -15,18 +18,20 @@ from typing import Any
 from flask import Response, current_app, jsonify, make_response, redirect, request
 from flask.typing import ResponseReturnValue
 from marshmallow import Schema
-from sqlalchemy import Select, and_, bindparam, delete, select
+from sqlalchemy import bindparam, delete, select
 from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import BadRequest, HTTPException
+from werkzeug.http import parse_etags
 from werkzeug.wrappers import Response as BaseResponse
 
-from engine.errors import EngineError
 from engine.problems import Problem, ProblemCode
 from engine.sentences import N_
-from scorekeeper.extensions import db
-from scorekeeper.models import Game, IdempotencyRecord, utcnow
-from scorekeeper.problems import InvalidRequest
 from scorekeeper.schemas import load
+from scorekeeper.services.refusals import InvalidRequest
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.locks import Locked
+from scorekeeper.storage.models import Game, IdempotencyRecord, utcnow
+from scorekeeper.web.errors import REFUSALS
 
 IDEMPOTENCY_KEY = "Idempotency-Key"
 IDEMPOTENCY_TTL = timedelta(hours=48)
@@ -34,6 +39,9 @@ MAX_KEY_LENGTH = 255
 KEY_PATTERN = re.compile(f"[ -~]{{1,{MAX_KEY_LENGTH}}}")
 """Printable ASCII, as a structured-field string (the IETF Idempotency-Key draft); a NUL, which
 PostgreSQL cannot store, or anything a proxy might rewrite, is refused before any query."""
+
+ANSWERED: tuple[type[Exception], ...] = (HTTPException, *REFUSALS)
+"""What a write raises to refuse a request (answered 4xx), as against a failure."""
 
 Produced = tuple[int, dict[str, Any], str | None, str | None]
 """What a write view produces: the status, the JSON body, the Location and the ETag (or None)."""
@@ -80,32 +88,18 @@ def respond(
     return response
 
 
+def read_at() -> frozenset[str]:
+    """The entity tags the request's ``If-Match`` names: the versions a change was read at
+    (none for a missing header, or for ``*``, which says nothing of what was read)."""
+    etags = parse_etags(request.headers.get("If-Match"))
+    return frozenset() if etags.star_tag else frozenset(etags.as_set())
+
+
 def not_modified(etag: str) -> Response:
     """304 Not Modified for a conditional GET whose ETag is still current."""
     response = Response(status=304)
     response.set_etag(etag)
     return response
-
-
-def keyed(statement: Select[Any]) -> Select[Any]:
-    """``statement`` (one game, its row locked) with, beside the game, the record of the key
-    bound as ``:idempotency_key`` (None if the key is new, or with no key): the key is looked up
-    in the locking query, with no statement of its own while the lock is held. Built once, when
-    a view module is imported."""
-    return statement.add_columns(IdempotencyRecord).outerjoin(
-        IdempotencyRecord,
-        and_(
-            IdempotencyRecord.table_id == Game.table_id,
-            IdempotencyRecord.key == bindparam(KEY_PARAMETER),
-        ),
-    )
-
-
-KEY_PARAMETER = "idempotency_key"
-"""The name :func:`keyed` binds the request's key to."""
-
-Locked = tuple[Game, IdempotencyRecord | None]
-"""A game locked by a :func:`keyed` query, and its key's record."""
 
 
 def idempotent(
@@ -133,7 +127,6 @@ def idempotent(
     game, first = lock(key)
     if key is None:
         status, body, location, etag = produce(game)
-        db.session.commit()
         return respond(body, status, location=location, etag=etag)
     fingerprint = _fingerprint()
     first = _unexpired(first)
@@ -141,7 +134,7 @@ def idempotent(
         return _replay(first, fingerprint)
     try:
         status, body, location, etag = produce(game)
-    except REFUSALS:
+    except ANSWERED:
         committed = _committed_after_refusal(table_id, key)
         if committed is None:
             raise
@@ -158,7 +151,6 @@ def idempotent(
     committed = _insert(record)
     if committed is not None:
         return _replay(committed, fingerprint)
-    db.session.commit()
     return respond(body, status, location=location, etag=etag)
 
 
@@ -174,10 +166,9 @@ def idempotent_form(
     not record it twice.
 
     A form that records something answers with a redirect to ``done``; that answer is claimed
-    with the key after the game is locked and before the write, so ``produce`` commits both in
-    one transaction (it may commit itself, as a correction does). A refusal (422, 409) rolls
-    both back: only what was recorded keeps its key, and a retry of a refused form is checked
-    afresh.
+    with the key after the game is locked and before the write, in the request's transaction:
+    a redirect commits both, a refusal (422, 409) rolls both back. Only what was recorded keeps
+    its key, and a retry of a refused form is checked afresh.
     """
     key = _key()
     game, first = lock(key)
@@ -200,16 +191,7 @@ def idempotent_form(
         replayed = redirect(first.location or done, first.status)
         replayed.headers["Idempotent-Replayed"] = "true"
         return replayed
-    answer = make_response(produce(game))
-    if HTTPStatus.MULTIPLE_CHOICES <= answer.status_code < HTTPStatus.BAD_REQUEST:
-        db.session.commit()
-    else:
-        db.session.rollback()
-    return answer
-
-
-REFUSALS = (HTTPException, EngineError, InvalidRequest)
-"""What a write raises to refuse a request (answered 4xx), as against a failure."""
+    return make_response(produce(game))
 
 
 def _key() -> str | None:

@@ -2,8 +2,8 @@
 
 A stored virtual game is its seed and its numbered moves, so any worker can serve any request.
 A request brings the engine's game back with :func:`restored`: from this worker's cache
-(:mod:`scorekeeper.game_cache`) when it holds the game at the stored move count, playing only the
-moves another worker stored since, else by replaying every move from the seed
+(:mod:`scorekeeper.storage.game_cache`) when it holds the game at the stored move count, playing
+only the moves another worker stored since, else by replaying every move from the seed
 (:meth:`engine.virtual_game.VirtualGame.resume`). A move is stored under the next number only
 while the game's row is locked, and the number is unique, so two phones can never fork a game.
 Computer seats move inside the request that gave them the turn. A finished hand is stored like a
@@ -21,7 +21,6 @@ from typing import Any
 
 from flask import current_app
 from sqlalchemy import select
-from werkzeug.exceptions import Conflict, NotFound
 
 from engine import Problem, ProblemCode, Rules
 from engine.cards import Card
@@ -31,16 +30,16 @@ from engine.legality import answers
 from engine.moves import PASS, CoupFourre, Move, PassCoupFourre, move_from_dict
 from engine.phase import Phase
 from engine.players import make_player
-from engine.sentences import Fact
+from engine.sentences import N_, Fact
 from engine.view import SeatView, seat_view
 from engine.virtual_game import VirtualGame
-from scorekeeper import game_cache, running_totals
-from scorekeeper.auth import token_hash
-from scorekeeper.extensions import db
-from scorekeeper.game_cache import Cached, Origin
-from scorekeeper.i18n import N_, gettext
-from scorekeeper.levels import LEVELS, computer_name
-from scorekeeper.models import (
+from scorekeeper.services.levels import LEVELS, computer_name
+from scorekeeper.services.operations import invalid_request, locked_game, team_name
+from scorekeeper.services.refusals import GameClosed, InvalidRequest, Missing, NotNow
+from scorekeeper.storage import game_cache, running_totals
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.game_cache import Cached, Origin
+from scorekeeper.storage.models import (
     Game,
     GameStatus,
     Hand,
@@ -50,12 +49,11 @@ from scorekeeper.models import (
     VirtualMove,
     utcnow,
 )
-from scorekeeper.operations import invalid_request, locked_game, rules_for, team_name
-from scorekeeper.problems import InvalidRequest
+from scorekeeper.web.auth import token_hash
 
 COMPUTERS = tuple(level.computer for level in LEVELS)
 """The computer players a seat may be given, weakest first: one per level
-(:data:`scorekeeper.levels.LEVELS`)."""
+(:data:`scorekeeper.services.levels.LEVELS`)."""
 HINT_PLAYER = "strong"
 """The computer player whose choice a hint is: the strongest that decides at once."""
 
@@ -67,7 +65,7 @@ def start(
 ) -> tuple[Game, dict[int, str]]:
     """A new virtual game, the computers' first moves played; each human seat's token (the
     only time it is known)."""
-    rules = rules_for(players, variants)
+    rules = Rules.for_players(players, variants)
     _check_seats(table, rules, seats)
     roster = {player.id: player for player in table.players}
     names = [
@@ -109,7 +107,7 @@ def rematch(table: Table, game: Game) -> tuple[Game, dict[int, str]]:
     computers in the same seats, the same variants; each player's new token (the only time it is
     known). A seat a computer stood in for goes back to its player."""
     if game.status == GameStatus.IN_PROGRESS:
-        raise Conflict(gettext("The game is in progress: a rematch is dealt once it has ended."))
+        raise NotNow(N_("The game is in progress: a rematch is dealt once it has ended."))
     chairs = sorted((seat for side in game.sides for seat in side.seats), key=lambda s: s.seat)
     seats = [
         {"player": seat.player_id} if seat.player_id is not None else {"computer": seat.computer}
@@ -129,13 +127,11 @@ def human_seat(game: Game, number: int) -> Seat:
     seat, 409 if a computer sits there (it has no link) or the game has ended."""
     seat = next((seat for side in game.sides for seat in side.seats if seat.seat == number), None)
     if seat is None:
-        raise NotFound(gettext("This game has no seat %(number)s.", number=number))
+        raise Missing(N_("This game has no seat %(number)s."), number=number)
     if seat.player_id is None:
-        raise Conflict(
-            gettext("Seat %(number)s is a computer player's: it has no link.", number=number)
-        )
+        raise NotNow(N_("Seat %(number)s is a computer player's: it has no link."), number=number)
     if game.status != GameStatus.IN_PROGRESS:
-        raise Conflict(gettext("The game has ended: its seats are kept as they are."))
+        raise GameClosed(N_("The game has ended: its seats are kept as they are."))
     return seat
 
 
@@ -158,8 +154,8 @@ def hand_to_computer(game: Game, number: int, computer: str) -> None:
     seat = human_seat(game, number)
     assert computer in COMPUTERS, computer  # the request's schema loaded it
     if seat.stand_in is not None:
-        raise Conflict(
-            gettext("A computer already plays seat %(number)s: take it back first.", number=number)
+        raise NotNow(
+            N_("A computer already plays seat %(number)s: take it back first."), number=number
         )
     seat.stand_in = computer
     with restored(game) as played:
@@ -173,11 +169,9 @@ def take_back(game: Game, number: int) -> None:
     computer playing it stops, and the player moves from the seat's next turn."""
     seat = human_seat(game, number)
     if seat.stand_in is None:
-        raise Conflict(
-            gettext(
-                "Seat %(number)s is played by its player: there is nothing to take back.",
-                number=number,
-            )
+        raise NotNow(
+            N_("Seat %(number)s is played by its player: there is nothing to take back."),
+            number=number,
         )
     seat.stand_in = None
     game.updated_at = utcnow()
@@ -369,7 +363,7 @@ def play(
         ) from None
     if close_window(game, played):
         db.session.commit()  # the window's time was up before this move came
-        raise Conflict(gettext("The coup-fourré window has closed: read the game again."))
+        raise NotNow(N_("The coup-fourré window has closed: read the game again."))
     count = played.move_count
     if number < count:
         stored = db.session.execute(
@@ -377,42 +371,32 @@ def play(
         ).scalar_one()
         if stored.seat == seat and move_from_dict(stored.move) == move:
             return True
-        raise Conflict(
-            gettext(
-                "Move %(number)s was already played; the next move is number %(count)s.",
-                number=number,
-                count=count,
-            )
+        raise NotNow(
+            N_("Move %(number)s was already played; the next move is number %(count)s."),
+            number=number,
+            count=count,
         )
     if game.status != GameStatus.IN_PROGRESS:  # after the retry check: the last move may be one
-        raise Conflict(
-            gettext("The game is abandoned: no move can be played.")
+        raise GameClosed(
+            N_("The game is abandoned: no move can be played.")
             if game.status == GameStatus.ABANDONED
-            else gettext("The game is finished: no move can be played.")
+            else N_("The game is finished: no move can be played.")
         )
     if number > count:
-        raise Conflict(
-            gettext(
-                "The next move is number %(count)s, not %(number)s: read the game again.",
-                count=count,
-                number=number,
-            )
+        raise NotNow(
+            N_("The next move is number %(count)s, not %(number)s: read the game again."),
+            count=count,
+            number=number,
         )
     _into_window(game, played, seat, move)
     if played.hand.to_act != seat:
         waiting = played.hand.to_act
-        raise Conflict(
-            gettext(
-                "It is not seat %(seat)s's move: the game waits for seat %(waiting)s.",
-                seat=seat,
-                waiting=waiting,
-            )
+        raise NotNow(
+            N_("It is not seat %(seat)s's move: the game waits for seat %(waiting)s."),
+            seat=seat,
+            waiting=waiting,
         )
-    try:
-        _apply(game, played, seat, move)
-    except IllegalMove as illegal:
-        problem = Problem(code=ProblemCode.ILLEGAL_MOVE, path="/move", sentence=illegal.sentence)
-        raise InvalidRequest([problem]) from None
+    _apply(game, played, seat, move)  # an illegal move is refused with its rule, 422
     _let_computers_play(game, played)
     db.session.commit()
     return False
@@ -559,20 +543,20 @@ def hint(game: Game, played: VirtualGame, seat: int) -> Move:
     any worker.
     """
     if game.status != GameStatus.IN_PROGRESS:
-        raise Conflict(
-            gettext("The game is abandoned: there is no move to suggest.")
+        raise GameClosed(
+            N_("The game is abandoned: there is no move to suggest.")
             if game.status == GameStatus.ABANDONED
-            else gettext("The game is finished: there is no move to suggest.")
+            else N_("The game is finished: there is no move to suggest.")
         )
     waiting = played.hand.to_act
     if waiting != seat:
-        raise Conflict(
-            gettext(
+        raise NotNow(
+            N_(
                 "It is not seat %(seat)s's move: the game waits for seat %(waiting)s, and a hint "
-                "is given for the seat's own move only.",
-                seat=seat,
-                waiting=waiting,
-            )
+                "is given for the seat's own move only."
+            ),
+            seat=seat,
+            waiting=waiting,
         )
     assert game.seed is not None  # a virtual game
     return suggest(seat_view(played.hand, seat), game.seed, played.move_count)

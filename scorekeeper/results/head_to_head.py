@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from scorekeeper.ratings import Entrant, Result
+from scorekeeper.results.ratings import Entrant, Result
 
 
 def _per_hand(points: int, hands: int) -> float | None:

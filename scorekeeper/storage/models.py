@@ -2,13 +2,15 @@
 
 Only what a table reports is stored, with the engine's breakdown beside it. A game keeps what its
 hands add up to (the running totals, the leaders, the outcome and winner, its status and how many
-hands it has), written by :mod:`scorekeeper.running_totals` in the same transaction as every change
-to a hand, so a request reads where a game stands without replaying its hands; ``scorekeeper db
-verify`` rebuilds them from the hands with the engine and reports (or repairs) any difference.
+hands it has), written by :mod:`scorekeeper.storage.running_totals` in the same transaction as
+every change to a hand, so a request reads where a game stands without replaying its hands;
+``scorekeeper db verify`` rebuilds them from the hands with the engine and reports (or repairs)
+any difference.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
@@ -36,9 +38,11 @@ from sqlalchemy.orm import (
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.strategy_options import _AbstractLoad
 
-from scorekeeper.extensions import db
-from scorekeeper.levels import computer_name
-from scorekeeper.names import name_key
+from engine import Rules, ScoreSheet
+from engine.scoring import HandScore
+from scorekeeper.services.levels import computer_name
+from scorekeeper.services.names import name_key
+from scorekeeper.storage.extensions import db
 
 
 def utcnow() -> datetime:
@@ -71,8 +75,8 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
     """A person who plays at a table.
 
     Two players of a table never have names that read alike (``name_key``, kept with the name,
-    is unique per table; see :mod:`scorekeeper.names`), so the database refuses the second of two
-    phones adding "Ann" and "ann" at the same moment.
+    is unique per table; see :mod:`scorekeeper.services.names`), so the database refuses the second
+    of two phones adding "Ann" and "ann" at the same moment.
     """
 
     __tablename__ = "players"
@@ -149,6 +153,19 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
         return self.seed is not None
 
     @property
+    def rules(self) -> Rules:
+        """The engine's rules the game is played under."""
+        return Rules.for_players(self.players, self.variants)
+
+    def sheet(self, hands: Iterable[Hand] | None = None) -> ScoreSheet:
+        """The game's score sheet from the breakdowns stored with ``hands`` (all its hands by
+        default): the engine adds them up, no hand is scored again."""
+        sheet = ScoreSheet(self.rules, [side.name for side in self.sides])
+        for hand in self.hands if hands is None else hands:
+            sheet.append(HandScore.from_dict(hand.breakdown))
+        return sheet
+
+    @property
     def etag(self) -> str:
         """The game's entity tag: changes with every hand added, corrected or undone, and with
         every move of a virtual game."""
@@ -163,7 +180,7 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     def everything() -> list[_AbstractLoad]:
         """Loader options that fetch a game's sides, seats, players and hands in a few queries
         instead of one query per side, seat and player. Not a virtual game's moves: those are
-        read by :mod:`scorekeeper.virtual`, only the ones it needs."""
+        read by :mod:`scorekeeper.services.virtual`, only the ones it needs."""
         return [
             selectinload(Game.sides).selectinload(Side.seats).joinedload(Seat.player),
             selectinload(Game.hands),
@@ -205,7 +222,7 @@ class Seat(db.Model):  # type: ignore[name-defined,misc]
 
     In a virtual game a seat is either a player of the table, who acts with the seat's own
     token, or a computer player of the given kind (its technical name: see
-    :mod:`scorekeeper.levels`).
+    :mod:`scorekeeper.services.levels`).
     """
 
     __tablename__ = "seats"

@@ -9,8 +9,8 @@ Idempotency records are left out: they only replay a retried POST, and expire in
 
 The seeds and tokens are stored as they are: a seed tells every deal of a virtual game, so the
 API gives the document only when no virtual game of the table is in progress (the CLI, run by
-whoever runs the server, gives it always); token hashes open nothing (:mod:`scorekeeper.auth`).
-:mod:`scorekeeper.importing` reads the document back.
+whoever runs the server, gives it always); token hashes open nothing (:mod:`scorekeeper.web.auth`).
+:mod:`scorekeeper.storage.importing` reads the document back.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from typing import Any
 
 from sqlalchemy import select
 
-from scorekeeper.extensions import db
-from scorekeeper.models import Game, Hand, Player, Seat, Side, Table, VirtualMove
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.models import Game, Hand, Player, Seat, Side, Table, VirtualMove
 
 FORMAT = "mille-bornes-table"
 VERSION = 1

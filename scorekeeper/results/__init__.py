@@ -1,0 +1,2 @@
+"""What the history says: each game's standing, the leaderboard, ratings, head-to-head records
+and seasons."""

@@ -1,0 +1,117 @@
+"""The web layer's plumbing: services that speak the domain, one table from refusal to status,
+one transaction per request that commits a write or leaves nothing of it."""
+
+from __future__ import annotations
+
+import ast
+import html
+import re
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from sqlalchemy import func, select
+
+from engine.errors import EngineError, IllegalMove, InvalidRecord
+from scorekeeper.services.refusals import Refusal
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.models import Hand, IdempotencyRecord
+from scorekeeper.web.errors import REFUSAL_STATUS
+from scorekeeper.web.transactions import WRITES
+from tests.api.conftest import TableAccess
+from tests.api.test_hands import SMALL, WIN
+from tests.api.test_virtual import started
+
+SERVICES = Path(__file__).resolve().parents[2] / "scorekeeper" / "services"
+HTTP_MODULES = ("werkzeug", "scorekeeper.web.http", "scorekeeper.web.errors")
+HTTP_NAMES = {"request", "Response", "abort", "make_response", "redirect", "jsonify"}
+"""What speaks HTTP: Werkzeug's exceptions and headers, the app's HTTP plumbing, and Flask's
+request and responses (Flask's ``current_app``, for a setting, is not HTTP)."""
+
+
+def http_imports(module: Path) -> list[str]:
+    """What of HTTP ``module`` imports."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(module.read_text())):
+        if isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names if alias.name.startswith(HTTP_MODULES)]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            if node.module.startswith(HTTP_MODULES):
+                found.append(node.module)
+            elif node.module == "flask":
+                found += [alias.name for alias in node.names if alias.name in HTTP_NAMES]
+    return found
+
+
+@pytest.mark.parametrize("module", sorted(SERVICES.glob("*.py")), ids=lambda path: path.name)
+def test_the_services_speak_the_domain_not_http(module: Path) -> None:
+    assert http_imports(module) == []
+
+
+def test_the_http_detector_finds_http() -> None:
+    pages = SERVICES.parent / "pages" / "hands.py"
+    assert {"werkzeug.exceptions", "request"} <= set(http_imports(pages))
+
+
+def test_every_refusal_has_its_status_in_the_one_table() -> None:
+    def descendants(kind: type[Exception]) -> set[type[Exception]]:
+        found = set(kind.__subclasses__())
+        return found.union(*(descendants(sub) for sub in found))
+
+    refusals = descendants(Refusal) | descendants(EngineError) - {InvalidRecord}
+    assert refusals - set(REFUSAL_STATUS) == set()
+    assert REFUSAL_STATUS[IllegalMove] == 422  # openapi.yaml: an illegal move is 422 illegal_move
+    assert all(400 <= status < 500 for status in REFUSAL_STATUS.values())
+
+
+def test_every_write_view_runs_in_the_request_transaction(app: Flask) -> None:
+    writes = [rule for rule in app.url_map.iter_rules() if rule.methods and rule.methods & WRITES]
+    assert writes
+    for rule in writes:
+        assert hasattr(app.view_functions[rule.endpoint], "__wrapped__"), rule.rule
+
+
+def count(model: type) -> int:
+    return db.session.scalar(select(func.count()).select_from(model)) or 0
+
+
+def test_a_refused_keyed_write_leaves_nothing(
+    table: TableAccess, game_url: str, app: Flask
+) -> None:
+    """A hand refused (the game abandoned) keeps neither the hand nor its key: a retry of the
+    same key is checked afresh, and refused again for the same reason."""
+    assert table.post(game_url + "/abandon").status_code == 200
+    for _ in range(2):
+        response = table.post(game_url + "/hands", WIN, headers={"Idempotency-Key": "k-1"})
+        assert response.status_code == 409
+        assert "abandoned" in response.get_json()["detail"]
+    with app.app_context():
+        assert (count(Hand), count(IdempotencyRecord)) == (0, 0)
+
+
+def test_a_stale_correction_changes_nothing(table: TableAccess, game_url: str) -> None:
+    """RFC 9110 If-Match: a correction read at an older version is 412, one without a version
+    428, and the hand stays as it was."""
+    old = table.post(game_url + "/hands", WIN).headers["ETag"]
+    assert table.put(game_url + "/hands/1", SMALL, headers={"If-Match": old}).status_code == 200
+    assert table.put(game_url + "/hands/1", WIN, headers={"If-Match": old}).status_code == 412
+    assert table.put(game_url + "/hands/1", WIN, headers={"If-Match": "*"}).status_code == 428
+    assert table.put(game_url + "/hands/1", WIN).status_code == 428
+    assert table.get(game_url + "/hands/1").get_json()["report"]["sides"][0]["distance"] == 300
+
+
+def test_an_illegal_move_from_the_seat_page_comes_back_as_its_notice(table: TableAccess) -> None:
+    """The page's form is refused with the rule (RULES.md §4), shown on the seat's page, and the
+    game does not move."""
+    _, seats = started(table, [None, None])
+    seat = seats[seats[0].read()["state"]["to_act"]]
+    before = seat.read()["next_move"]
+    page = table.client.get(f"/play/{seat.token}")
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page.text)
+    assert csrf is not None
+    form = {"move": "call_extension", "number": str(before), "csrf_token": csrf.group(1)}
+    answer = table.client.post(f"/play/{seat.token}/move", data=form)
+    assert answer.status_code == 302
+    shown = table.client.get(answer.headers["Location"]).text
+    assert "must play or discard a card (rules §4)" in html.unescape(shown)
+    assert seat.read()["next_move"] == before
