@@ -33,6 +33,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from werkzeug.exceptions import BadRequest, NotFound
 
 from scorekeeper.config import database_url
+from scorekeeper.storage import extensions  # noqa: F401  (the project's connection settings)
 
 
 class Base(DeclarativeBase):

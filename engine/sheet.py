@@ -100,11 +100,13 @@ class ScoreSheet:
         the hands before it), and keep the hands after it as they were scored.
 
         Refused, the sheet unchanged, if the new hand is refused or if with it the game would
-        end (RULES.md §10) before a hand that follows it.
+        end (RULES.md §10) before a hand that follows it. A ``number`` the sheet has no hand of
+        is the caller's mistake: :class:`ValueError`.
         """
+        index = self._numbers.index(number)  # ValueError: the sheet has no such hand
         before = (self.hands[:], self._totals_after[:], self._numbers[:])
-        later = list(zip(self.hands[number:], self._numbers[number:], strict=True))
-        del self.hands[number - 1 :], self._totals_after[number - 1 :], self._numbers[number - 1 :]
+        later = list(zip(self.hands[index + 1 :], self._numbers[index + 1 :], strict=True))
+        del self.hands[index:], self._totals_after[index:], self._numbers[index:]
         try:
             score = self.record_hand(data, prefix, number)
             for hand, later_number in later:
@@ -112,7 +114,7 @@ class ScoreSheet:
                     raise InvalidReport([self._ends_before(later_number, prefix)])
                 self.append(hand, later_number)
         except InvalidReport:
-            self.hands, self._totals_after, self._numbers = before
+            self.hands[:], self._totals_after[:], self._numbers[:] = before
             raise
         return score
 

@@ -57,7 +57,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     game_cache.init_app(app)
     page_cache.init_app(app)
 
-    from scorekeeper import api, pages  # noqa: F401  (models: for migrations)
+    from scorekeeper import api, pages
+    from scorekeeper.storage import models  # noqa: F401  (for migrations)
 
     for resource in api.RESOURCES:
         csrf.exempt(resource)  # the API authenticates with a bearer token, never a cookie

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, url_for
 from sqlalchemy.orm import joinedload
-from werkzeug.exceptions import NotFound
 
 from scorekeeper.results.standings import hand_view, running
 from scorekeeper.schemas.resources import HandEntrySchema, HandOutSchema
@@ -13,7 +12,6 @@ from scorekeeper.storage.locks import KEY_PARAMETER, Locked, keyed
 from scorekeeper.storage.models import Game, Hand, load_hands
 from scorekeeper.web.auth import authorized_game, authorized_row, authorized_table, game_of_token
 from scorekeeper.web.http import Produced, body_read_early, idempotent, json_body, read_at, respond
-from scorekeeper.web.i18n import gettext
 
 bp = Blueprint("hands", __name__)
 hand_schema = HandOutSchema()
@@ -68,7 +66,7 @@ def read_hand(table_id: int, game_id: int, number: int) -> Response:
     """One hand: its report, its breakdown and the running totals after it (ETag, 304)."""
     game = authorized_game(game_alone, table_id, game_id)
     load_hands(game)
-    hand = _numbered(game, number)
+    hand = operations.numbered_hand(game, number)
     return respond(hand_body(hand, totals_after(game, number)), etag=hand.etag)
 
 
@@ -90,13 +88,3 @@ def undo_hand(table_id: int, game_id: int, number: int) -> Response:
     response = Response(status=204)
     del response.headers["Content-Type"]
     return response
-
-
-def _numbered(game: Game, number: int) -> Hand:
-    if not 1 <= number <= len(game.hands):
-        raise NotFound(
-            gettext("The game has no hand %(number)s.", number=number)
-            if number
-            else gettext("No such hand.")
-        )
-    return game.hands[number - 1]

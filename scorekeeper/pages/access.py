@@ -10,9 +10,9 @@ from sqlalchemy import select
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
+from scorekeeper.services.credentials import token_hash
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Table
-from scorekeeper.web.auth import token_hash
 from scorekeeper.web.i18n import N_
 from scorekeeper.web.security import is_https
 

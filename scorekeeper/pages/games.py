@@ -8,7 +8,8 @@ from flask import Blueprint, Response, make_response, redirect, render_template,
 from sqlalchemy import select
 from werkzeug.exceptions import Conflict
 
-from engine.rules import GAME_TARGET, SUPPORTED_PLAYERS, VARIANT_ENUMS, Rules
+from engine.report import variant_problem
+from engine.rules import GAME_TARGET, SUPPORTED_PLAYERS, VARIANT_ENUMS, Rules, UnknownVariant
 from scorekeeper.pages.access import form_key, page_table
 from scorekeeper.pages.charts import score_chart
 from scorekeeper.pages.forms import whole_number
@@ -67,6 +68,8 @@ def new_game(table_id: int) -> Any:
             game = operations.start_game(table, body["players"], body["variants"], body["sides"])
         except InvalidRequest as invalid:
             errors = [say(problem) for problem in invalid.problems]
+        except UnknownVariant as unknown:
+            errors = [say(variant_problem(unknown))]
         else:
             return redirect(url_for("pages.games.scoreboard", table_id=table_id, game_id=game.id))
     return render_template(
@@ -108,7 +111,7 @@ def scoreboard(table_id: int, game_id: int) -> Response:
         names=names,
         chart=score_chart(names, [hand["totals"] for hand in view["hands"]]),
         target=GAME_TARGET,
-        rules=Rules.for_players(game.players, game.variants),
+        rules=game.rules,
         held_seats=held,
         seat_names=seat_names(view),
         stand_ins=_stand_ins_by_hand(game),

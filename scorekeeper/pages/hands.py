@@ -115,6 +115,7 @@ def _record_hand(table: Table, game: Game, locked: Game, scoreboard: str) -> Any
     if expected is not None and expected != len(locked.hands) + 1:
         last = locked.hands[-1] if locked.hands else None
         if last is not None and last.number == expected and last.report == document:
+            db.session.rollback()  # nothing recorded now, so this key claims no answer
             return redirect(scoreboard)  # the same form sent twice: recorded once
         return _form_page(table, locked, request.form, [], notice=RECORDED_ELSEWHERE), 409
     try:
@@ -149,13 +150,7 @@ def correct_hand(table_id: int, game_id: int, number: int) -> Any:
     the game meanwhile, nothing is overwritten and the current version is shown. Like a new
     hand, a correction sent with an ``Idempotency-Key`` is applied once."""
     table, game = page_game(table_id, game_id)
-    hand = next((h for h in game.hands if h.number == number), None)
-    if hand is None:
-        raise NotFound(
-            gettext("The game has no hand %(number)s.", number=number)
-            if number
-            else gettext("No such hand.")
-        )
+    hand = operations.numbered_hand(game, number)
     if request.method == "GET":
         return _form_page(table, game, form_from_report(hand.report), [], hand)
     scoreboard = url_for("pages.games.scoreboard", table_id=table_id, game_id=game_id)
@@ -186,10 +181,10 @@ def _record_correction(table: Table, game: Game, locked: Game, hand: Hand) -> An
     return redirect(url_for("pages.games.scoreboard", table_id=table_id, game_id=game_id))
 
 
-def _read_at() -> frozenset[str]:
-    """The version the form was read at (its ETag; a form without one names none)."""
+def _read_at() -> frozenset[str] | None:
+    """The version the form was read at: its ETag, if it has one."""
     etag = request.form.get("etag", "").replace('"', "")
-    return frozenset({etag} if etag else ())
+    return frozenset({etag}) if etag else None
 
 
 def _current_version(table: Table, game_id: int, number: int) -> Any:

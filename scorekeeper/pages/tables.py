@@ -24,10 +24,10 @@ from scorekeeper.pages.access import (
 from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import PlayerCreateSchema, TableCreateSchema
 from scorekeeper.services import operations
+from scorekeeper.services.credentials import token_hash
 from scorekeeper.services.refusals import InvalidRequest, NameTaken
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Game, Seat, Side, Table
-from scorekeeper.web.auth import token_hash
 from scorekeeper.web.i18n import LANGUAGE_COOKIE, N_, say
 from scorekeeper.web.security import is_https
 

@@ -38,13 +38,13 @@ from scorekeeper.results.standings import game_view
 from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import MoveSchema, StandInSchema, VirtualGameCreateSchema
 from scorekeeper.services import virtual
+from scorekeeper.services.credentials import token_hash
 from scorekeeper.services.levels import DEFAULT_LEVEL, LEVELS, in_language, level_name
 from scorekeeper.services.move_words import MoveWords
 from scorekeeper.services.operations import locked_game
 from scorekeeper.services.refusals import InvalidRequest, Refusal
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Game, Seat, Table
-from scorekeeper.web.auth import token_hash
 from scorekeeper.web.i18n import N_, gettext, language, say
 
 bp = Blueprint("virtual", __name__)

@@ -21,6 +21,7 @@ from engine import Problem, ProblemCode, Rules
 from engine.scoring import HandScore
 from engine.sentences import N_, Fact
 from engine.sheet import ScoreSheet
+from scorekeeper.services.credentials import new_token, token_hash
 from scorekeeper.services.names import first_repeat, team_name
 from scorekeeper.services.refusals import (
     GameClosed,
@@ -35,7 +36,6 @@ from scorekeeper.storage import running_totals
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.locks import KEY_PARAMETER, Locked, keyed, locking
 from scorekeeper.storage.models import Game, GameStatus, Hand, Player, Seat, Side, Table, utcnow
-from scorekeeper.web.auth import new_token, token_hash
 
 
 def create_table(name: str) -> tuple[Table, str]:
@@ -77,9 +77,9 @@ def _flush_unique_name(name: str) -> None:
     """Write the pending name; the database's unique constraint decides (so two phones adding
     the same name at once cannot both succeed); a refusal leaves nothing of the write."""
     try:
-        db.session.flush()
+        with db.session.begin_nested():  # a savepoint: only this name is undone
+            db.session.flush()
     except IntegrityError:
-        db.session.rollback()
         raise NameTaken(
             N_(
                 "This table already has a player called “%(name)s”, or a name that reads the "
@@ -195,7 +195,7 @@ def locked_game(table: Table, game_id: int) -> Game:
 def locked_game_keyed(table: Table, game_id: int, key: str | None) -> Locked:
     """:func:`locked_game`, and in the same query the record of the idempotency ``key`` (the
     game before the key: the one lock order of every write of a hand,
-    :mod:`scorekeeper.web.http`)."""
+    :mod:`scorekeeper.storage.locks`)."""
     row = _locked(_LOCKED_KEYED, table, game_id, {KEY_PARAMETER: key})
     return row[0], row[1]
 
@@ -231,7 +231,7 @@ def add_hand(game: Game, document: Mapping[str, Any]) -> Hand:
 
 
 def correct_hand(
-    game: Game, number: int, document: Mapping[str, Any], read_at: Collection[str]
+    game: Game, number: int, document: Mapping[str, Any], read_at: Collection[str] | None
 ) -> Hand:
     """Replace hand ``number``'s report, provided ``read_at`` names its current version (or the
     game's); the totals after it follow. The sheet refuses a correction after which the game
@@ -247,7 +247,7 @@ def correct_hand(
     return hand
 
 
-def undo_hand(game: Game, number: int, read_at: Collection[str]) -> None:
+def undo_hand(game: Game, number: int, read_at: Collection[str] | None) -> None:
     """Delete the last hand (only the last: the ones before it stay as they were), provided
     ``read_at`` names its current version (or the game's)."""
     _require_open(game)
@@ -285,21 +285,25 @@ def _require_open(game: Game) -> None:
         raise GameClosed(N_("The game was abandoned: its hands can no longer change."))
 
 
-def _current_hand(game: Game, number: int, read_at: Collection[str]) -> Hand:
-    """Hand ``number``, provided ``read_at`` (the entity tags the change was read at) names its
-    current version or the game's: every change to a hand changes the game's version too, so a
-    phone that read the whole game may change a hand as safely as one that read the hand."""
+def numbered_hand(game: Game, number: int) -> Hand:
+    """Hand ``number`` of ``game`` (its hands loaded)."""
     hand = next((h for h in game.hands if h.number == number), None)
     if hand is None:
         if number:
             raise Missing(N_("The game has no hand %(number)s."), number=number)
         raise Missing(N_("No such hand."))
-    if not read_at:
+    return hand
+
+
+def _current_hand(game: Game, number: int, read_at: Collection[str] | None) -> Hand:
+    """Hand ``number``, provided ``read_at`` (the versions the change was read at; None if it
+    does not say) names its current version or the game's: every change to a hand changes the
+    game's version too, so a phone that read the whole game may change a hand as safely as one
+    that read the hand."""
+    hand = numbered_hand(game, number)
+    if read_at is None:
         raise VersionRequired(
-            N_(
-                "This change needs the version of the hand (or the game) as you read it: its "
-                "ETag, in an If-Match header."
-            )
+            N_("This change must say which version of the hand (or the game) it was read at.")
         )
     if hand.etag not in read_at and game.etag not in read_at:
         raise StaleVersion(

@@ -33,6 +33,7 @@ from engine.players import make_player
 from engine.sentences import N_, Fact
 from engine.view import SeatView, seat_view
 from engine.virtual_game import VirtualGame
+from scorekeeper.services.credentials import SEAT_TOKEN_PREFIX, new_token, token_hash
 from scorekeeper.services.levels import LEVELS, computer_name
 from scorekeeper.services.operations import invalid_request, locked_game, team_name
 from scorekeeper.services.refusals import GameClosed, InvalidRequest, Missing, NotNow
@@ -49,15 +50,12 @@ from scorekeeper.storage.models import (
     VirtualMove,
     utcnow,
 )
-from scorekeeper.web.auth import token_hash
 
 COMPUTERS = tuple(level.computer for level in LEVELS)
 """The computer players a seat may be given, weakest first: one per level
 (:data:`scorekeeper.services.levels.LEVELS`)."""
 HINT_PLAYER = "strong"
 """The computer player whose choice a hint is: the strongest that decides at once."""
-
-SEAT_TOKEN_PREFIX = "mbs_"
 
 
 def start(
@@ -86,7 +84,7 @@ def start(
         for number in chairs:
             seat = seats[number]
             if "player" in seat:
-                tokens[number], digest = new_token()
+                tokens[number], digest = new_seat_token()
                 stored.append(Seat(seat=number, player_id=seat["player"], token_hash=digest))
             else:
                 stored.append(Seat(seat=number, computer=seat["computer"]))
@@ -116,15 +114,15 @@ def rematch(table: Table, game: Game) -> tuple[Game, dict[int, str]]:
     return start(table, game.players, game.variants, seats)
 
 
-def new_token() -> tuple[str, str]:
+def new_seat_token() -> tuple[str, str]:
     """A new seat token and the digest stored in its place (the token itself is never kept)."""
-    token = SEAT_TOKEN_PREFIX + secrets.token_urlsafe(32)
+    token = new_token(SEAT_TOKEN_PREFIX)
     return token, token_hash(token)
 
 
 def human_seat(game: Game, number: int) -> Seat:
-    """Seat ``number`` of ``game``, a seat of a player of the table: 404 if the game has no such
-    seat, 409 if a computer sits there (it has no link) or the game has ended."""
+    """Seat ``number`` of ``game``, a seat of a player of the table: refused if the game has no
+    such seat, if a computer sits there (it has no link) or if the game has ended."""
     seat = next((seat for side in game.sides for seat in side.seats if seat.seat == number), None)
     if seat is None:
         raise Missing(N_("This game has no seat %(number)s."), number=number)
@@ -138,11 +136,11 @@ def human_seat(game: Game, number: int) -> Seat:
 def reissue(game: Game, number: int) -> str:
     """A new link for human seat ``number`` of ``game`` (its row locked), when the old one is
     lost: the new token is returned, the only time it is known, and the old one stops opening
-    the seat as soon as this commits, so a lost phone cannot play on."""
+    the seat as soon as the request commits, so a lost phone cannot play on."""
     seat = human_seat(game, number)
-    token, seat.token_hash = new_token()
+    token, seat.token_hash = new_seat_token()
     game.updated_at = utcnow()
-    db.session.commit()
+    db.session.flush()
     return token
 
 
@@ -175,7 +173,7 @@ def take_back(game: Game, number: int) -> None:
         )
     seat.stand_in = None
     game.updated_at = utcnow()
-    db.session.commit()
+    db.session.flush()
 
 
 def stand_in_hands(game: Game, played: VirtualGame | None = None) -> list[dict[str, Any]]:
@@ -353,7 +351,7 @@ def play(
 
     A move already stored under ``number`` for this seat, the same, is a retry (a double tap,
     a reload): nothing is played and the answer is True. Any other number that is not the next
-    one is a stale phone: 409, nothing changed.
+    one is a stale phone: refused, nothing changed.
     """
     try:
         move = move_from_dict(dict(document))
@@ -396,7 +394,7 @@ def play(
             seat=seat,
             waiting=waiting,
         )
-    _apply(game, played, seat, move)  # an illegal move is refused with its rule, 422
+    _apply(game, played, seat, move)  # a move the rules refuse is refused, naming the rule
     _let_computers_play(game, played)
     db.session.commit()
     return False
@@ -482,7 +480,7 @@ def close_window(game: Game, played: VirtualGame) -> bool:
     commits). A computer's hazard then opens a window of its own, from its own time."""
     closed = False
     while (closes := window_closes_at(game, played)) is not None and closes <= clock():
-        _apply(game, played, played.hand.to_act, PASS)
+        _apply_chosen(game, played, played.hand.to_act, PASS)
         _let_computers_play(game, played)
         closed = True
     return closed
@@ -513,7 +511,7 @@ def _into_window(game: Game, played: VirtualGame, seat: int, move: Move) -> None
     if not isinstance(move, CoupFourre) or seat not in window_seats(game, played):
         return
     while played.hand.to_act != seat and played.hand.phase is Phase.COUP_FOURRE:
-        _apply(game, played, played.hand.to_act, PASS)
+        _apply_chosen(game, played, played.hand.to_act, PASS)
 
 
 def _let_computers_play(game: Game, played: VirtualGame) -> None:
@@ -530,12 +528,12 @@ def _let_computers_play(game: Game, played: VirtualGame) -> None:
         assert kind is not None
         player = make_player(kind, Random(f"{game.seed}/{played.move_count}"))
         move = player.choose(seat_view(played.hand, seat))
-        _apply(game, played, seat, move, stand_in=kind if seat in stand_ins else None)
+        _apply_chosen(game, played, seat, move, stand_in=kind if seat in stand_ins else None)
 
 
 def hint(game: Game, played: VirtualGame, seat: int) -> Move:
     """The move :data:`HINT_PLAYER` would make in ``seat``'s place now (``played`` is the game
-    :func:`restored`); 409 if the game is over or another seat is to act, a coup-fourré chance
+    :func:`restored`); refused if the game is over or another seat is to act, a coup-fourré chance
     offered to another seat included.
 
     Nothing is played and the game's own randomness is left alone, so asking for a hint changes
@@ -574,6 +572,18 @@ def hint_stream(seed: int, number: int) -> Random:
     computer who may play that move (:func:`_let_computers_play`), and new for each hint, so a
     hint consumes nothing the game or a computer will draw."""
     return Random(f"{seed}/{number}/hint")
+
+
+def _apply_chosen(
+    game: Game, played: VirtualGame, seat: int, move: Move, *, stand_in: str | None = None
+) -> None:
+    """:func:`_apply` for a move the app chose (a computer's, or a chance let go when the window
+    closes): the rules refusing it is a fault of the app, never the request's, so it is raised
+    as one (its trace in the log), not answered as a refused move."""
+    try:
+        _apply(game, played, seat, move, stand_in=stand_in)
+    except IllegalMove as fault:
+        raise RuntimeError(f"the app chose a move the rules refuse: {fault}") from fault
 
 
 def _apply(

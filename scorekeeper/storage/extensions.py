@@ -8,6 +8,8 @@ from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
 from sqlalchemy.orm import DeclarativeBase
 
+from scorekeeper.storage import sqlite  # noqa: F401  (registers SQLite's connection settings)
+
 
 class Base(DeclarativeBase):
     """Declarative base for every model (SQLAlchemy 2.0 style)."""

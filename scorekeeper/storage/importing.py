@@ -27,13 +27,13 @@ from engine.sheet import ScoreSheet
 from engine.virtual_game import VirtualGame
 from scorekeeper.schemas.loading import load
 from scorekeeper.schemas.transfer import TableDocumentSchema
+from scorekeeper.services.credentials import new_token, token_hash
 from scorekeeper.services.names import name_key
 from scorekeeper.services.refusals import InvalidRequest
 from scorekeeper.storage import running_totals
 from scorekeeper.storage.export import FORMAT, VERSION
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Game, Hand, Player, Seat, Side, Table, VirtualMove
-from scorekeeper.web.auth import new_token, token_hash
 from scorekeeper.web.jsonio import parse_json
 
 MAX_DOCUMENT_BYTES = 32 * 1024 * 1024

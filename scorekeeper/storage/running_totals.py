@@ -141,7 +141,7 @@ def verify(repair: bool = False, batch: int = VERIFY_BATCH) -> Verified:
     its own that reads one consistent state of them (a snapshot: REPEATABLE READ on PostgreSQL,
     a read transaction in SQLite's WAL) and locks nothing, so phones go on recording hands.
     A game found different is then locked, checked again and set right in a short transaction
-    of its own, under the lock every write of a hand takes first (:mod:`scorekeeper.web.http`).
+    of its own, under the lock every write of a hand takes first (:mod:`scorekeeper.storage.locks`).
     """
     found: list[Mismatch] = []
     games, after = 0, 0

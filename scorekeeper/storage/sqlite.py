@@ -70,7 +70,9 @@ def _unlock() -> None:
 @event.listens_for(Session, "after_transaction_end")
 def _transaction_ended(_session: Session, transaction: SessionTransaction) -> None:
     """The next writer may begin as soon as this transaction has ended in SQLite, not only when
-    the request does: building the answer after the commit keeps nobody waiting. (A later
+    the request does: what follows the commit (the request's teardown, its log line, sending the
+    answer) keeps nobody waiting. The answer itself is built before the commit, since its status
+    decides between commit and rollback (:mod:`scorekeeper.web.transactions`). (A later
     transaction of the same request queues again, and begins IMMEDIATE again.) A savepoint's
     end is not the transaction's: SQLite still holds the write lock, so the queue does too."""
     if transaction.parent is None:

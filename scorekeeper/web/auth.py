@@ -6,8 +6,6 @@ brute-force, and lookup by hash stays a single indexed query.
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
@@ -17,23 +15,12 @@ from werkzeug.datastructures import WWWAuthenticate
 from werkzeug.exceptions import NotFound, Unauthorized
 
 from engine.sentences import N_
+from scorekeeper.services.credentials import token_hash
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.locks import locking
 from scorekeeper.storage.models import Game, Player, Seat, Table
 
 _Owned = TypeVar("_Owned", Game, Player)
-
-TOKEN_PREFIX = "mb_"
-
-
-def new_token() -> str:
-    """A fresh table token."""
-    return TOKEN_PREFIX + secrets.token_urlsafe(32)
-
-
-def token_hash(token: str) -> str:
-    """What is stored of a token."""
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def bearer_token() -> str:
@@ -100,7 +87,7 @@ def authorized_row(
     statement: Select[Any], table_id: int, game_id: int, parameters: Mapping[str, Any] = {}
 ) -> tuple[Any, ...]:
     """The row :func:`authorized_game` reads, for a ``statement`` that selects more beside the
-    game (an idempotency key's record, :func:`scorekeeper.web.http.keyed`), bound with
+    game (an idempotency key's record, :func:`scorekeeper.storage.locks.keyed`), bound with
     ``parameters`` too."""
     row: Row[Any] | None = (
         db.session.execute(statement, {**_parameters(table_id, game_id), **parameters})

@@ -41,7 +41,8 @@ KEY_PATTERN = re.compile(f"[ -~]{{1,{MAX_KEY_LENGTH}}}")
 PostgreSQL cannot store, or anything a proxy might rewrite, is refused before any query."""
 
 ANSWERED: tuple[type[Exception], ...] = (HTTPException, *REFUSALS)
-"""What a write raises to refuse a request (answered 4xx), as against a failure."""
+"""The refusals, and Werkzeug's HTTP errors: after one of these an idempotent write looks
+again for the record its key may have been given meanwhile."""
 
 Produced = tuple[int, dict[str, Any], str | None, str | None]
 """What a write view produces: the status, the JSON body, the Location and the ETag (or None)."""
@@ -88,11 +89,13 @@ def respond(
     return response
 
 
-def read_at() -> frozenset[str]:
-    """The entity tags the request's ``If-Match`` names: the versions a change was read at
-    (none for a missing header, or for ``*``, which says nothing of what was read)."""
-    etags = parse_etags(request.headers.get("If-Match"))
-    return frozenset() if etags.star_tag else frozenset(etags.as_set())
+def read_at() -> frozenset[str] | None:
+    """The entity tags the request's ``If-Match`` names, the versions a change was read at:
+    None without the header or with ``*``, which says nothing of what was read; a weak tag never
+    matches (RFC 9110's strong comparison), so one names no version."""
+    header = request.headers.get("If-Match")
+    etags = parse_etags(header)
+    return None if header is None or etags.star_tag else frozenset(etags.as_set())
 
 
 def not_modified(etag: str) -> Response:
@@ -112,8 +115,9 @@ def idempotent(
     Every write of a hand takes its locks in one order, the game's row, then the key (the form's
     and the offline queue's too, :func:`idempotent_form`): two requests with one key on one
     game queue on the game instead of each holding what the other waits for. ``lock(key)``
-    locks the game and finds the key's record in one query (:func:`keyed`); the key's record is
-    inserted with the answer in the write's transaction, so either both are stored or neither.
+    locks the game and finds the key's record in one query
+    (:func:`scorekeeper.storage.locks.keyed`); the key's record is inserted with the answer in
+    the write's transaction, so either both are stored or neither.
 
     A retry arriving while the first request is still writing waits on the game's lock. The
     record the first request commits meanwhile is not in the locking query's answer (on

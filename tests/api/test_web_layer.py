@@ -13,14 +13,18 @@ from flask import Flask
 from sqlalchemy import func, select
 
 from engine.errors import EngineError, IllegalMove, InvalidRecord
+from engine.moves import CALL
+from scorekeeper.services import virtual
 from scorekeeper.services.refusals import Refusal
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Hand, IdempotencyRecord
 from scorekeeper.web.errors import REFUSAL_STATUS
 from scorekeeper.web.transactions import WRITES
+from tests import contract
 from tests.api.conftest import TableAccess
 from tests.api.test_hands import SMALL, WIN
-from tests.api.test_virtual import started
+from tests.api.test_virtual import seeds, start, started  # noqa: F401  (seeds: a fixture)
+from tests.test_security import form_token, open_table
 
 SERVICES = Path(__file__).resolve().parents[2] / "scorekeeper" / "services"
 HTTP_MODULES = ("werkzeug", "scorekeeper.web.http", "scorekeeper.web.errors")
@@ -95,6 +99,8 @@ def test_a_stale_correction_changes_nothing(table: TableAccess, game_url: str) -
     old = table.post(game_url + "/hands", WIN).headers["ETag"]
     assert table.put(game_url + "/hands/1", SMALL, headers={"If-Match": old}).status_code == 200
     assert table.put(game_url + "/hands/1", WIN, headers={"If-Match": old}).status_code == 412
+    weak = {"If-Match": "W/" + table.get(game_url + "/hands/1").headers["ETag"]}
+    assert table.put(game_url + "/hands/1", WIN, headers=weak).status_code == 412  # never weak
     assert table.put(game_url + "/hands/1", WIN, headers={"If-Match": "*"}).status_code == 428
     assert table.put(game_url + "/hands/1", WIN).status_code == 428
     assert table.get(game_url + "/hands/1").get_json()["report"]["sides"][0]["distance"] == 300
@@ -115,3 +121,44 @@ def test_an_illegal_move_from_the_seat_page_comes_back_as_its_notice(table: Tabl
     shown = table.client.get(answer.headers["Location"]).text
     assert "must play or discard a card (rules §4)" in html.unescape(shown)
     assert seat.read()["next_move"] == before
+
+
+@pytest.mark.usefixtures("seeds")  # dealt from seed 1: the computer plays first
+def test_a_computer_move_the_rules_refuse_is_the_apps_fault(
+    table: TableAccess, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A refused move the app chose is a fault of the app (a 500, its trace in the log), never
+    answered as the request's illegal move (422)."""
+
+    class Wrong:
+        def choose(self, view: object) -> object:
+            return CALL  # no extension is called before the trip is complete (RULES.md §7)
+
+    monkeypatch.setattr(virtual, "make_player", lambda kind, rng: Wrong())
+    monkeypatch.setattr(contract, "check_response", lambda response: None)  # a 500: no contract
+    (ann,) = table.add_players("Ann")
+    answer = start(table, [{"player": ann}, {"computer": "strong"}])
+    assert answer.status_code == 500
+    assert "the app chose a move the rules refuse" in caplog.text
+
+
+def test_an_unknown_variant_on_the_new_game_page_is_said_on_the_form(app: Flask) -> None:
+    phone = app.test_client()
+    table_id = open_table(phone)
+    for name in ("Ann", "Bob"):
+        form = {"name": name, "csrf_token": form_token(phone, f"/t/{table_id}")}
+        assert phone.post(f"/t/{table_id}/players", data=form).status_code == 302
+    page = f"/t/{table_id}/games/new"
+    ids = sorted(set(re.findall(r'<option value="(\d+)"', phone.get(page).text)))
+    form = {
+        "players": "2",
+        "start": "1",
+        "side0": ids[0],
+        "side1": ids[1],
+        "game_tie": "bogus",
+        "csrf_token": form_token(phone, page),
+    }
+    answer = phone.post(page, data=form)
+    assert answer.status_code == 422
+    assert 'name="start"' in answer.text  # the form again, not an error page
+    assert "Variant game_tie has no value" in html.unescape(answer.text)

@@ -178,3 +178,11 @@ def test_a_refused_correction_leaves_the_sheet_as_it_was() -> None:
     with pytest.raises(InvalidReport):
         game.correct(1, {"sides": [side("", 1100, completed_trip=True), side("", 0)]})
     assert (game.totals_after, len(game.hands)) == (before, 2)
+
+
+def test_only_a_hand_the_sheet_has_can_be_corrected() -> None:
+    game = sheet(2, ["Ann", "Bob"], [BIG, SMALL])
+    for number in (0, 3):
+        with pytest.raises(ValueError):
+            game.correct(number, {"sides": BIG})
+    assert len(game.hands) == 2
