@@ -11,7 +11,7 @@ writes cannot interleave between phones.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Select, bindparam, func, select
@@ -58,26 +58,27 @@ def rotate_token(table: Table) -> str:
 def create_player(table: Table, name: str) -> Player:
     """A new player at ``table``; no two players of a table have names that read alike."""
     player = Player(table_id=table.id, name=name)
-    db.session.add(player)
-    _flush_unique_name(name)
+    _with_unique_name(name, lambda: db.session.add(player))
     return player
 
 
 def rename_player(player: Player, name: str) -> Player:
     """Rename a player. The games they sat in show the new name, so their ETags change too."""
-    player.name = name
-    _flush_unique_name(name)  # before any query: its autoflush would raise outside the check
+    # Named first: a query's autoflush would write the name outside the check.
+    _with_unique_name(name, lambda: setattr(player, "name", name))
     for game in db.session.execute(select(Game).where(Game.played_by(player.id))).scalars():
         game.updated_at = utcnow()
     db.session.flush()
     return player
 
 
-def _flush_unique_name(name: str) -> None:
-    """Write the pending name; the database's unique constraint decides (so two phones adding
-    the same name at once cannot both succeed); a refusal leaves nothing of the write."""
+def _with_unique_name(name: str, change: Callable[[], object]) -> None:
+    """Make ``change`` (a player added or renamed) and write it in a savepoint; the database's
+    unique constraint decides, so two phones adding the same name at once cannot both succeed.
+    A refusal undoes the savepoint, this change and nothing else of the request."""
     try:
-        with db.session.begin_nested():  # a savepoint: only this name is undone
+        with db.session.begin_nested():
+            change()
             db.session.flush()
     except IntegrityError:
         raise NameTaken(
