@@ -6,12 +6,16 @@ deals that cheat:
 
 - ``search``: the player as shipped (turns late in the hand, the seat's own knowledge);
 - ``every turn``: every turn searched, still the seat's own knowledge;
+- ``reads the rival``: every turn, the deals weighted by what the rival's moves revealed
+  (:mod:`engine.players.inference`: a remedy it did not play when stopped, a coup-fourré it
+  did not declare, distance it did not drive), all a player may infer;
 - ``knows the hand``: every turn, the rival's hand dealt as it is (the draw pile still shuffled),
   the most any reading of the rival's play could tell;
 - ``knows every card``: every turn, the real hand, the order of the draw pile included.
 
 The gap between the last two rows is what knowing the cards to come is worth: no player can know
-it. The gap between the first and the third bounds what inferring the rival's hand could add.
+it. The gap between ``every turn`` and ``knows the hand`` bounds what inferring the rival's hand
+could add; ``reads the rival`` is how much of it the inference gets.
 
 2 seats, default rules, games to 5,000, seats alternating, the same game seeds in every row; the
 share of games won with its 95% Wilson interval. Run it on the compiled engine
@@ -35,12 +39,13 @@ from random import Random
 sys.path.append(str(Path(__file__).resolve().parent.parent))  # after PYTHONPATH's compiled engine
 
 from engine.players import make_player  # noqa: E402
+from engine.players.inference import weighted_deal  # noqa: E402
 from engine.players.search import SearchPlayer, seat_knowledge  # noqa: E402
 from engine.rules import Rules  # noqa: E402
 from engine.state import HandState  # noqa: E402
 from engine.view import SeatView  # noqa: E402
 from engine.virtual_game import VirtualGame  # noqa: E402
-from scorekeeper.simulate import wilson  # noqa: E402
+from scorekeeper.commands.simulate import wilson  # noqa: E402
 
 EVERY_TURN = 10_000
 """A draw-pile size no hand reaches: every turn is searched."""
@@ -62,6 +67,7 @@ def the_real_hands(view: SeatView, rng: Random) -> HandState:
 ROWS: dict[str, Callable[[Random], SearchPlayer]] = {
     "search": SearchPlayer,
     "every turn": partial(SearchPlayer, late=EVERY_TURN, dealer=seat_knowledge),
+    "reads the rival": partial(SearchPlayer, late=EVERY_TURN, dealer=weighted_deal),
     "knows the hand": partial(SearchPlayer, late=EVERY_TURN, dealer=the_real_hands),
     "knows every card": partial(SearchPlayer, late=EVERY_TURN, dealer=the_real_hand),
 }

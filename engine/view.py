@@ -201,6 +201,13 @@ class SeatView:
     def legal_moves(self) -> tuple[Move, ...]:
         return self._state.legal_moves(self.seat)
 
+    @property
+    def moves(self) -> list[tuple[int, Move]]:
+        """Every move of the hand so far, in order, as (seat, move): each made in view of the
+        table (a draw is no move: which card a seat drew is its own). The live list, for
+        reading only; what a seat may infer from it is :mod:`engine.players.inference`'s."""
+        return self._state.events
+
     def unseen(self) -> Counter[Card]:
         """The cards this seat has not seen, by count: the other hands and the draw pile."""
         state, seat = self._state, self.seat
