@@ -21,7 +21,7 @@ from engine.rules import Rules
 from engine.state import HandState
 from engine.view import seat_view
 from engine.virtual_game import VirtualGame
-from scorekeeper.virtual import suggest
+from scorekeeper.services.virtual import suggest
 
 SEED = 2024
 """The seed the hints' random streams are named by (the games' own seeds vary)."""

@@ -13,7 +13,7 @@ from engine.moves import Discard, Move, Play
 from engine.players import make_player
 from engine.state import HandState
 from engine.view import seat_view
-from scorekeeper.simulate import simulate, tally
+from scorekeeper.commands.simulate import simulate, tally
 from tests.engine.positions import position, set_draw_pile, set_hand
 
 C = Card

@@ -26,7 +26,7 @@ from engine.state import HandState, Phase
 from engine.validation import check_report
 from engine.view import SeatView, seat_view
 from engine.virtual_game import VirtualGame
-from scorekeeper.simulate import simulate, tally
+from scorekeeper.commands.simulate import simulate, tally
 
 MOVES_IN_A_GAME = 20_000
 """Far more moves than any game takes (random players' six-seat games take about 2,000)."""
