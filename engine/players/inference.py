@@ -56,7 +56,7 @@ LET_HAZARD_STAND = 0.0
 three players does it (0 of about 1,400 hazards let stand)."""
 STOPPED_DISCARD = 0.0
 """A stopped seat discards though it holds the card that gets it going again: 9 of about 3,400
-discards (KevinAI, BSD's computer), none of the strong player's; taken as never."""
+such discards, all by KevinAI and BSD's computer, none by the strong player; taken as never."""
 STOPPED_ATTACK = 0.2
 """A stopped seat attacks though it holds that card: attacking first is good play (0.08 for
 BSD's computer, 0.25 for the strong player, 0.28 for KevinAI)."""
