@@ -1,14 +1,28 @@
 """Helpers for tests (and benchmarks) that run things beside the code under test: phones in
-background threads, and a clock that moves only when told."""
+background threads, a clock that moves only when told, and a server started in its own process."""
 
 from __future__ import annotations
 
 import threading
+import time
+import urllib.request
 from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 from typing import Self
 
 from scorekeeper.storage.models import utcnow
+
+
+def wait_until_serving(base: str, seconds: float = 20) -> None:
+    """Return once the server at ``base`` answers (a static file: no database needed), or after
+    ``seconds``; a server that never came up fails the test's first request, saying why."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(base + "/static/app.css", timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.1)
 
 
 class Background:

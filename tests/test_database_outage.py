@@ -24,7 +24,7 @@ from sqlalchemy import create_engine, text
 
 from tests import postgres
 from tests.conftest import IN_CI, migrate
-from tests.running import Background
+from tests.running import Background, wait_until_serving
 
 PHONES = 4
 PASSWORD = "not-for-the-log"  # the cluster trusts loopback: a password is taken, and unused
@@ -112,12 +112,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         )  # fmt: skip
         try:
             base = f"http://127.0.0.1:{port}"
-            for _ in range(200):
-                try:
-                    urllib.request.urlopen(base + "/static/app.css", timeout=1).close()
-                    break
-                except OSError:
-                    time.sleep(0.1)
+            wait_until_serving(base)
             yield open_table(cluster, base, folder / "server.log")
         finally:
             server.terminate()

@@ -10,7 +10,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -26,6 +25,7 @@ from werkzeug.serving import make_server
 
 from scorekeeper import create_app
 from scorekeeper.storage.extensions import db
+from tests.running import wait_until_serving
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 
@@ -285,12 +285,7 @@ def test_gunicorns_access_log_keeps_no_token(tmp_path: Path) -> None:
     )  # fmt: skip
     try:
         base = f"http://127.0.0.1:{port}"
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(base + "/static/app.css", timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.1)
+        wait_until_serving(base, seconds=10)
         secret_requests(base)
     finally:
         server.terminate()
