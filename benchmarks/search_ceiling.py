@@ -11,6 +11,8 @@ deals that cheat:
   did not declare, distance it did not drive), all a player may infer;
 - ``knows the hand``: every turn, the rival's hand dealt as it is (the draw pile still shuffled),
   the most any reading of the rival's play could tell;
+- ``knows the hand and play``: the same, and the playouts play the rival's sides with the rival's
+  own program rather than the strong heuristics: the rival known as no player can know it;
 - ``knows every card``: every turn, the real hand, the order of the draw pile included.
 
 The gap between the last two rows is what knowing the cards to come is worth: no player can know
@@ -18,11 +20,13 @@ it. The gap between ``every turn`` and ``knows the hand`` bounds what inferring 
 could add; ``reads the rival`` is how much of it the inference gets.
 
 2 seats, default rules, games to 5,000, seats alternating, the same game seeds in every row; the
-share of games won with its 95% Wilson interval. Run it on the compiled engine
-(``PYTHONPATH=build/compiled`` after ``make compiled``): the rows that search every turn take a
-few minutes each there, ten times more on the pure engine.
+share of games won with its 95% Wilson interval. ``--against classic`` (or ``contest``) plays the
+rows against a reference instead of the strong player: how far they reach against the programs
+the search is meant to beat. Run it on the compiled engine (``PYTHONPATH=build/compiled`` after
+``make compiled``): the rows that search every turn take a few minutes each there, ten times more
+on the pure engine.
 
-    .venv/bin/python benchmarks/search_ceiling.py [--games 400] [--workers 2]
+    .venv/bin/python benchmarks/search_ceiling.py [--games 400] [--workers 2] [--against strong]
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from random import Random
+from typing import Any
 
 sys.path.append(str(Path(__file__).resolve().parent.parent))  # after PYTHONPATH's compiled engine
 
@@ -64,21 +69,35 @@ def the_real_hands(view: SeatView, rng: Random) -> HandState:
     return state
 
 
-ROWS: dict[str, Callable[[Random], SearchPlayer]] = {
-    "search": SearchPlayer,
-    "every turn": partial(SearchPlayer, late=EVERY_TURN, dealer=seat_knowledge),
-    "reads the rival": partial(SearchPlayer, late=EVERY_TURN, dealer=weighted_deal),
-    "knows the hand": partial(SearchPlayer, late=EVERY_TURN, dealer=the_real_hands),
-    "knows every card": partial(SearchPlayer, late=EVERY_TURN, dealer=the_real_hand),
+def knows_the_hand_and_play(rng: Random, against: str) -> SearchPlayer:
+    """Every turn, the rival's hand known and its playouts played by the rival's own program:
+    the search with all a player could ever learn of its rival, and more."""
+    rivals = partial(make_player, against)
+    return SearchPlayer(rng, late=EVERY_TURN, dealer=the_real_hands, rivals=rivals)
+
+
+def _settings(**settings: Any) -> Callable[[Random, str], SearchPlayer]:
+    return lambda rng, against: SearchPlayer(rng, **settings)
+
+
+ROWS: dict[str, Callable[[Random, str], SearchPlayer]] = {
+    "search": _settings(),
+    "every turn": _settings(late=EVERY_TURN, dealer=seat_knowledge),
+    "reads the rival": _settings(late=EVERY_TURN, dealer=weighted_deal),
+    "knows the hand": _settings(late=EVERY_TURN, dealer=the_real_hands),
+    "knows the hand and play": knows_the_hand_and_play,
+    "knows every card": _settings(late=EVERY_TURN, dealer=the_real_hand),
 }
 
 
-def searcher_won(row: str, number: int) -> float:
-    """Game ``number``: the searcher of ``row`` against strong; 1 if it won, ½ for a tie."""
+def searcher_won(row: str, against: str, number: int) -> float:
+    """Game ``number``: the searcher of ``row`` against ``against``; 1 if it won, ½ for a tie."""
     seat = number % 2
     seed = Random(f"ceiling/{number}").getrandbits(64)
     players = [
-        ROWS[row](Random(f"{seed}/0")) if place == seat else make_player("strong", Random(seed))
+        ROWS[row](Random(f"{seed}/0"), against)
+        if place == seat
+        else make_player(against, Random(seed))
         for place in range(2)
     ]
     game = VirtualGame(Rules.for_players(2), seed)
@@ -94,17 +113,20 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=400, help="games per row")
     parser.add_argument("--workers", type=int, default=2, help="worker processes")
     parser.add_argument("--rows", default=",".join(ROWS), help="rows to play, comma-separated")
+    parser.add_argument("--against", default="strong", help="the opponent: strong, classic, ...")
     arguments = parser.parse_args()
     print(f"{platform.machine()}, {multiprocessing.cpu_count()} cores, Python {sys.version[:6]}")
-    print(f"{'search player vs strong':<20} {'games':>6} {'won':>7}   95% interval")
+    print(f"{'search player vs ' + arguments.against:<26} {'games':>6} {'won':>7}   95% interval")
     with multiprocessing.get_context("spawn").Pool(arguments.workers) as pool:
         for row in arguments.rows.split(","):
-            results = pool.map(partial(searcher_won, row), range(arguments.games))
+            results = pool.map(
+                partial(searcher_won, row, arguments.against), range(arguments.games)
+            )
             wins = sum(results)
             low, high = wilson(wins, arguments.games)
             share = wins / arguments.games
             print(
-                f"{row:<20} {arguments.games:>6} {share:>7.1%}   {low:.1%}–{high:.1%}",
+                f"{row:<26} {arguments.games:>6} {share:>7.1%}   {low:.1%}–{high:.1%}",
                 flush=True,
             )
 

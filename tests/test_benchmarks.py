@@ -81,6 +81,14 @@ def test_the_search_ceiling_benchmark_prints_a_share_won_per_row() -> None:
         assert re.search(line, stdout, re.MULTILINE), (row, stdout)
 
 
+def test_the_search_ceiling_benchmark_plays_its_rows_against_a_reference() -> None:
+    stdout = printed(
+        "search_ceiling.py", "--games", "2", "--against", "classic", "--rows", "search"
+    )
+    assert re.search(r"^search player vs classic +games", stdout, re.MULTILINE), stdout
+    assert re.search(r"^search +2 +\d+\.\d% +\d+\.\d%–\d+\.\d%$", stdout, re.MULTILINE), stdout
+
+
 def test_the_simulate_benchmark_prints_each_command_against_the_reference() -> None:
     stdout = printed("simulate_speed.py", "--games", "2", "--rounds", "1")
     assert re.search(r"^reference +\d+\.\d +1\.00 *$", stdout, re.MULTILINE), stdout

@@ -26,6 +26,7 @@ from random import Random
 from typing import ClassVar
 
 from engine.moves import CALL, DECLINE, Move
+from engine.players import ComputerPlayer
 from engine.players.endgame import Endgame
 from engine.players.strong import DEFAULT, StrongPlayer
 from engine.scoring import score_hand
@@ -105,12 +106,14 @@ class SearchPlayer:
         dealer: Dealer = seat_knowledge,
         outcome: Outcome = hand_margin,
         solve: int = 0,
+        rivals: Callable[[Random], ComputerPlayer] = StrongPlayer,
     ) -> None:
         """``late`` and ``dealer`` are there to measure what the search could gain (the
         ceiling benchmark searches every turn, deals weighted by the rival's moves, or deals
         knowing what the seat cannot know); ``outcome`` is what a playout is worth, ``solve``
-        a budget of positions for the exact endgame (0: none). A player at the table keeps
-        the defaults."""
+        a budget of positions for the exact endgame (0: none), ``rivals`` who plays the other
+        sides in a playout (the ceiling benchmark tries the rival's own program, which no player
+        at the table can know). A player at the table keeps the defaults."""
         self.rng = rng
         self.deals = deals
         self.candidates = candidates
@@ -118,6 +121,7 @@ class SearchPlayer:
         self.dealer = dealer
         self.outcome = outcome
         self.endgame = Endgame(outcome, solve) if solve else None
+        self.rivals = rivals
         self.heuristics = StrongPlayer(rng)
 
     def choose(self, view: SeatView) -> Move:
@@ -161,18 +165,24 @@ class SearchPlayer:
             for number, move in enumerate(candidates):
                 state = deal.copy()
                 state.apply_legal(move, view.seat)
-                _play_out(state, Random(seed))
+                _play_out(state, Random(seed), view.side, self.rivals)
                 outcomes[number].append(self.outcome(state, view.side))
         return candidates[_clear_winner(outcomes)]
 
 
-def _play_out(state: HandState, rng: Random) -> None:
-    """The hand played to its end by the heuristics at every seat."""
-    rollout = StrongPlayer(rng)
+def _play_out(
+    state: HandState, rng: Random, side: int, rivals: Callable[[Random], ComputerPlayer]
+) -> None:
+    """The hand played to its end by the heuristics for ``side``, by ``rivals`` for the other
+    sides (the heuristics too, unless the ceiling benchmark says otherwise)."""
+    own = StrongPlayer(rng)
+    other = own if rivals is StrongPlayer else rivals(rng)
+    sides = state.rules.sides
+    players = [own if seat % sides == side else other for seat in range(state.players)]
     views = [seat_view(state, seat) for seat in range(state.players)]
     while not state.over:
         seat = state.to_act
-        state.apply_legal(rollout.choose(views[seat]), seat)
+        state.apply_legal(players[seat].choose(views[seat]), seat)
 
 
 def _clear_winner(outcomes: list[list[float]]) -> int:
