@@ -76,7 +76,13 @@ def test_the_decision_time_benchmark_prints_a_row_per_player_and_seat_count() ->
 
 def test_the_search_ceiling_benchmark_prints_a_share_won_per_row() -> None:
     stdout = printed("search_ceiling.py", "--games", "2")
-    for row in ("search", "every turn", "knows the hand", "knows every card"):
+    for row in (
+        "search",
+        "every turn",
+        "knows the hand",
+        "knows the hand and play",
+        "knows every card",
+    ):
         line = rf"^{row} +2 +\d+\.\d% +\d+\.\d%–\d+\.\d%$"
         assert re.search(line, stdout, re.MULTILINE), (row, stdout)
 

@@ -175,8 +175,7 @@ def _play_out(
 ) -> None:
     """The hand played to its end by the heuristics for ``side``, by ``rivals`` for the other
     sides (the heuristics too, unless the ceiling benchmark says otherwise)."""
-    own = StrongPlayer(rng)
-    other = own if rivals is StrongPlayer else rivals(rng)
+    own, other = StrongPlayer(rng), rivals(rng)
     sides = state.rules.sides
     players = [own if seat % sides == side else other for seat in range(state.players)]
     views = [seat_view(state, seat) for seat in range(state.players)]
