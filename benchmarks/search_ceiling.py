@@ -12,12 +12,13 @@ deals that cheat:
 - ``knows the hand``: every turn, the rival's hand dealt as it is (the draw pile still shuffled),
   the most any reading of the rival's play could tell;
 - ``knows the hand and play``: the same, and the playouts play the rival's sides with the rival's
-  own program rather than the strong heuristics: the rival known as no player can know it;
+  own program rather than the strong heuristics (a new player each playout, so what a program
+  keeps from turn to turn starts again): the rival known as no player can know it;
 - ``knows every card``: every turn, the real hand, the order of the draw pile included.
 
-The gap between the last two rows is what knowing the cards to come is worth: no player can know
-it. The gap between ``every turn`` and ``knows the hand`` bounds what inferring the rival's hand
-could add; ``reads the rival`` is how much of it the inference gets.
+The gap between ``knows the hand`` and ``knows every card`` is what knowing the cards to come is
+worth: no player can know it. The gap between ``every turn`` and ``knows the hand`` bounds what
+inferring the rival's hand could add; ``reads the rival`` is how much of it the inference gets.
 
 2 seats, default rules, games to 5,000, seats alternating, the same game seeds in every row; the
 share of games won with its 95% Wilson interval. ``--against classic`` (or ``contest``) plays the
