@@ -4,20 +4,76 @@ Field names: ``s{i}-d{25..200}`` card counts, ``s{i}-km`` a plain total with ``s
 ``s{i}-safety-{name}`` and ``s{i}-cf-{name}`` toggles, ``s{i}-claim-{name}``; ``completed`` and
 ``extension`` name a side's index (or nothing), ``delayed`` is a checkbox: the one place the
 form says the trip was completed after the draw pile ran out (no side claims it separately).
+``chosen`` lists the answers a person chose, as opposed to those the script suggested, so that a
+form shown again (refused, a stepper tapped, another language) still tells them apart.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
-from engine.cards import DISTANCE_VALUES, SAFETIES
+from engine.cards import DISTANCE_VALUES, SAFETIES, Card
 from engine.problems import Problem, ProblemCode, pointer
+from engine.rules import Rules
 from scorekeeper.web.i18n import N_
 
 CLAIMS = ("shutout", "safe_trip", "extension", "all_safeties", "trip")
 """The claims the form offers. A delayed action is said once, by the box beside who completed the
 trip: a claim of it too would be a second control for one fact, which could disagree."""
+
+
+def suggestible_answers(sides: int) -> tuple[str, ...]:
+    """The answers the form's script suggests until a person gives them: who completed the trip
+    and who called the extension (from the distances), and each side's 200s (0 for the side that
+    completed the trip with a km total)."""
+    return ("completed", "extension", *(f"s{index}-two_hundreds" for index in range(sides)))
+
+
+def chosen_answers(values: Mapping[str, str], sides: int) -> list[str]:
+    """Which of the suggestible answers in ``values`` a person chose, so the script never
+    changes them. A fresh form (no values) has none yet; a form the script sent says which, in
+    its ``chosen`` field; any other (a stored hand's, a form sent without the script, where the
+    field stays disabled) was filled in by hand throughout: all of them."""
+    answers = suggestible_answers(sides)
+    if not values:
+        return []
+    if "chosen" in values:
+        return [name for name in values["chosen"].split() if name in answers]
+    return list(answers)
+
+
+def card_limits(rules: Rules) -> dict[int, int]:
+    """The most cards of each distance value a side can have played: those in the deck, and no
+    more 200s than a side may play (RULES.md §5)."""
+    limits = {value: rules.deck[Card(f"distance_{value}")] for value in DISTANCE_VALUES}
+    limits[200] = min(limits[200], rules.two_hundreds_per_side)
+    return limits
+
+
+STEP = re.compile(r"s(?P<side>\d{1,2})-d(?P<value>\d{2,3}):(?P<by>-1|1)")
+"""A stepper's button as the form posts it: ``s0-d25:1`` (one more 25 km card for the first
+side), ``s0-d25:-1`` (one fewer)."""
+
+
+def stepped(form: Mapping[str, str], step: str, sides: int, rules: Rules) -> dict[str, str]:
+    """The form with one stepper tapped, as the script does it in place (the form without the
+    script posts it): the count moves within its limits, the side's cards become its distance
+    (its km total clears) and a 200 counted is a 200 said. A step the form cannot have sent
+    leaves the form as it was."""
+    values = dict(form)
+    limits = card_limits(rules)
+    found = STEP.fullmatch(step)
+    if found is None or int(found["side"]) >= sides or int(found["value"]) not in limits:
+        return values
+    prefix, value = f"s{int(found['side'])}-", int(found["value"])
+    count = (whole_number(values.get(f"{prefix}d{value}")) or 0) + int(found["by"])
+    values[f"{prefix}d{value}"] = str(max(0, min(count, limits[value])))
+    values[f"{prefix}km"] = ""
+    if value == 200:
+        values[f"{prefix}two_hundreds"] = values[f"{prefix}d{value}"]
+    return values
 
 
 def whole_number(text: str | None) -> int | None:

@@ -5,16 +5,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, make_response, redirect, render_template, request, url_for
 from werkzeug.exceptions import NotFound
+from werkzeug.wrappers import Response
 
 from engine import InvalidReport, Problem
 from scorekeeper.pages.forms import (
     CLAIMS,
+    card_limits,
+    chosen_answers,
     form_from_report,
     nothing_entered,
     problems_by_side,
     report_from_form,
+    stepped,
     whole_number,
 )
 from scorekeeper.pages.games import page_game
@@ -34,7 +38,7 @@ from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Game, Hand, Table
 from scorekeeper.storage.sqlite import reads_only
 from scorekeeper.web.http import idempotent_form
-from scorekeeper.web.i18n import N_, gettext, say
+from scorekeeper.web.i18n import N_, gettext, keep_language, say
 
 bp = Blueprint("hands", __name__)
 entry_schema = HandEntrySchema()
@@ -42,9 +46,9 @@ CHANGED_ELSEWHERE = N_("This hand was changed on another phone; here is the curr
 RECORDED_ELSEWHERE = N_("Another phone recorded a hand meanwhile: check the scoreboard first.")
 
 
-def _document(game: Game) -> tuple[dict[str, Any], list[Problem]]:
-    """The submitted form as a v1 hand report, through the same schema as the API."""
-    report, problems = report_from_form(request.form, len(game.sides))
+def _document(game: Game, form: Mapping[str, str]) -> tuple[dict[str, Any], list[Problem]]:
+    """The hand form's ``form`` as a v1 hand report, through the same schema as the API."""
+    report, problems = report_from_form(form, len(game.sides))
     if problems:
         return report, problems
     try:
@@ -61,9 +65,12 @@ def _form_page(
     hand: Hand | None = None,
     notice: str | None = None,
     empty: bool = False,
+    refused: bool = True,
 ) -> str:
-    """The hand form (a new hand's, or ``hand``'s correction) filled with ``values``; ``empty``:
-    refused as a hand where nothing was entered, with the box that records it all the same."""
+    """The hand form (a new hand's, or ``hand``'s correction) filled with ``values``, each of
+    ``problems`` beside what it is about; ``refused``: they are why Save recorded nothing (else
+    the form is only shown again, as it scores now); ``empty``: refused as a hand where nothing
+    was entered, with the box that records it all the same."""
     general, per_side = problems_by_side(problems, len(game.sides))
     return render_template(
         "pages/hand_form.html",
@@ -74,9 +81,17 @@ def _form_page(
         general=general,
         per_side=per_side,
         hand=hand,
+        action=url_for(
+            "pages.hands.correct_hand", table_id=table.id, game_id=game.id, number=hand.number
+        )
+        if hand
+        else url_for("pages.hands.new_hand", table_id=table.id, game_id=game.id),
         notice=notice,
         empty=empty,
+        refused=refused and bool(problems or empty),
         claims=CLAIMS,
+        chosen=chosen_answers(values, len(game.sides)),
+        card_limits=card_limits(game.rules),
     )
 
 
@@ -92,6 +107,8 @@ def new_hand(table_id: int, game_id: int) -> Any:
     table, game = page_game(table_id, game_id)
     if request.method == "GET":
         return _form_page(table, game, {}, [])
+    if _shown_again():
+        return _form_again(table, game)
     scoreboard = url_for("pages.games.scoreboard", table_id=table_id, game_id=game_id)
     return idempotent_form(
         table.id,
@@ -104,7 +121,7 @@ def new_hand(table_id: int, game_id: int) -> Any:
 def _record_hand(table: Table, game: Game, locked: Game, scoreboard: str) -> Any:
     """Record the posted hand in ``locked`` (``game``, its row locked), or the form again with
     why it was not."""
-    document, problems = _document(game)
+    document, problems = _document(game, request.form)
     if problems:
         return _form_page(table, game, request.form, problems), 422
     if nothing_entered(document) and not request.form.get("empty"):
@@ -127,21 +144,46 @@ def _record_hand(table: Table, game: Game, locked: Game, scoreboard: str) -> Any
     return redirect(scoreboard)
 
 
+def _scored(game: Game, form: Mapping[str, str]) -> tuple[list[dict[str, Any]], list[Problem]]:
+    """Every side's breakdown for the hand form's ``form`` as filled so far, after the hands
+    before the one it records; or the refusals. Nothing is saved."""
+    number = whole_number(form.get("number"))
+    document, problems = _document(game, form)
+    if problems:
+        return [], problems
+    sheet = game.sheet([h for h in game.hands if number is None or h.number < number])
+    try:
+        return [side.to_dict() for side in sheet.record_hand(document).sides], []
+    except InvalidReport as refused:
+        return [], list(refused.problems)
+
+
 @bp.post("/t/<id:table_id>/games/<id:game_id>/preview")
 @reads_only
 def preview(table_id: int, game_id: int) -> str:
-    """Every side's breakdown for the form as filled so far, or the refusals: nothing is saved."""
+    """The live preview: the form as it scores now, or its refusals."""
     _, game = page_game(table_id, game_id)
-    number = whole_number(request.form.get("number"))
-    document, problems = _document(game)
-    sides: list[dict[str, Any]] = []
-    if not problems:
-        sheet = game.sheet([h for h in game.hands if number is None or h.number < number])
-        try:
-            sides = [side.to_dict() for side in sheet.record_hand(document).sides]
-        except InvalidReport as refused:
-            problems = list(refused.problems)
+    sides, problems = _scored(game, request.form)
     return render_template("pages/_preview.html", sides=sides, problems=problems)
+
+
+def _shown_again() -> bool:
+    """Whether the form was posted to be shown again rather than saved: a stepper tapped (the
+    form without its script), or the language switched with the form's entries kept."""
+    return "step" in request.form or "language" in request.form
+
+
+def _form_again(table: Table, game: Game, hand: Hand | None = None) -> Response:
+    """The posted form shown again, nothing saved: with a stepper's count moved, or in the
+    language chosen. What was entered stays, which answers a person chose included, and the
+    refusals the form meets as it stands are beside what they concern, as the live preview
+    shows them."""
+    values = stepped(request.form, request.form.get("step", ""), len(game.sides), game.rules)
+    response = make_response()
+    keep_language(request.form.get("language", ""), response)
+    _, problems = _scored(game, values)
+    response.set_data(_form_page(table, game, values, problems, hand, refused=False))
+    return response
 
 
 @bp.route("/t/<id:table_id>/games/<id:game_id>/hands/<id:number>", methods=["GET", "POST"])
@@ -153,6 +195,8 @@ def correct_hand(table_id: int, game_id: int, number: int) -> Any:
     hand = operations.numbered_hand(game, number)
     if request.method == "GET":
         return _form_page(table, game, form_from_report(hand.report), [], hand)
+    if _shown_again():
+        return _form_again(table, game, hand)
     scoreboard = url_for("pages.games.scoreboard", table_id=table_id, game_id=game_id)
     return idempotent_form(
         table.id,
@@ -166,7 +210,7 @@ def _record_correction(table: Table, game: Game, locked: Game, hand: Hand) -> An
     """Apply the posted correction to ``locked`` (``game``, its row locked), or the form again
     with why it was not."""
     table_id, game_id, number = table.id, game.id, hand.number
-    document, problems = _document(game)
+    document, problems = _document(game, request.form)
     if problems:
         return _form_page(table, game, request.form, problems, hand), 422
     try:

@@ -14,7 +14,6 @@ from werkzeug.wrappers import Response
 
 from engine.problems import ProblemCode
 from scorekeeper.pages.access import (
-    ONE_YEAR,
     cookie_name,
     forget,
     joined_tables,
@@ -28,8 +27,7 @@ from scorekeeper.services.credentials import token_hash
 from scorekeeper.services.refusals import InvalidRequest, NameTaken
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Game, Seat, Side, Table
-from scorekeeper.web.i18n import LANGUAGE_COOKIE, N_, say
-from scorekeeper.web.security import is_https
+from scorekeeper.web.i18n import LANGUAGE_COOKIE, N_, keep_language, say
 
 bp = Blueprint("tables", __name__)
 
@@ -92,10 +90,7 @@ def switch_language(code: str) -> Response:
     """The EN/FR switch: remember the choice, go back where the phone was (only to a page of
     this site: the referrer is the browser's word, so anything else goes home)."""
     response = redirect(_page_left() or url_for("pages.tables.home"))
-    if code in ("en", "fr"):
-        response.set_cookie(
-            LANGUAGE_COOKIE, code, max_age=ONE_YEAR, samesite="Lax", secure=is_https()
-        )
+    keep_language(code, response)
     return response
 
 

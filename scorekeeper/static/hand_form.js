@@ -25,17 +25,29 @@
 
   // One side's distance: its km total when one is given (the server reads that first), else the
   // sum of its cards by value.
+  // The answers a person chose, which the script never changes: who completed the trip, who
+  // called the extension, a side's 200s. The hidden field carries them to the server and back
+  // (a refusal, a stepper, another language, the offline queue's copy), so a form shown again
+  // still tells them from the answers the script suggested. A form that comes back without it
+  // was filled in by hand throughout: the server then lists every answer.
+  const chosenField = form.elements.namedItem("chosen");
+  if (chosenField) chosenField.disabled = false;
+  const chosen = new Set(chosenField ? chosenField.value.split(" ").filter(Boolean) : []);
+  const setChosen = (name, yes) => {
+    if (yes) chosen.add(name);
+    else chosen.delete(name);
+    if (chosenField) chosenField.value = [...chosen].join(" ");
+  };
+
   const km = (side) => side.querySelector("input[name$='-km']");
   const cards = (side) => [...side.querySelectorAll(".stepper input")];
   const cardSum = (side) => cards(side).reduce((sum, input) => sum + number(input.value) * number(input.name.split("-d")[1]), 0);
   const distance = (side) => (km(side).value.trim() === "" ? cardSum(side) : number(km(side).value));
-  // Sides whose "0 × 200 km" the form chose itself (the side completed the trip and said no
-  // 200s yet): the person's own choice, or the chips', replaces it; another completer undoes it.
-  const zeroByDefault = new Set();
+  // A side's 200s as the person gave them: tapped, or counted by a +200 chip or the 200 cards.
   const twoHundreds = (side, count) => {
     const radio = side.querySelector(`input[name$='-two_hundreds'][value='${count}']`);
     if (radio) radio.checked = true;
-    zeroByDefault.delete(side);
+    setChosen(radio200Name(side), true);
   };
   const cardsInUse = (side) => km(side).value.trim() === "" && cards(side).some((input) => number(input.value) > 0);
 
@@ -44,6 +56,7 @@
   // is a 200 km card: the 200s choice counts it (up to the most it offers); cleared, the km
   // total leaves the 200s unsaid.
   const radios200 = (side) => [...side.querySelectorAll("input[name$='-two_hundreds']")];
+  function radio200Name(side) { return radios200(side)[0].name; }
   const oneMore200 = (side) => {
     const checked = radios200(side).find((radio) => radio.checked);
     const most = Math.max(...radios200(side).map((radio) => number(radio.value)));
@@ -56,7 +69,7 @@
     km(side).value = value === null ? "" : String(Math.max(0, value));
     if (value === null) {
       radios200(side).forEach((radio) => { radio.checked = false; });
-      zeroByDefault.delete(side);
+      setChosen(radio200Name(side), false); // no distance: no 200s said, by anyone
     }
     else if (added === 200) oneMore200(side);
     changed(km(side));
@@ -74,6 +87,12 @@
       line.classList.toggle("optional", km(side).value.trim() !== "");
     }
     km(side).placeholder = cardsInUse(side) ? String(cardSum(side)) : "";
+    // A stepper's − at 0 and + at its limit would change nothing: they are disabled.
+    side.querySelectorAll(".stepper").forEach((stepper) => {
+      const count = number(stepper.querySelector("input").value);
+      stepper.querySelector(".step[data-step='-1']").disabled = count <= 0;
+      stepper.querySelector(".step[data-step='1']").disabled = count >= number(stepper.querySelector("input").max);
+    });
   };
 
   form.addEventListener("click", (event) => {
@@ -84,7 +103,9 @@
     else if (button.dataset.set) setKm(side, number(button.dataset.set));
     else if (button.classList.contains("km-clear")) setKm(side, null);
     else if (button.classList.contains("step")) {
-      // Steppers: large − / + buttons around each count of distance cards.
+      // Steppers: large − / + buttons around each count of distance cards, moved here in place
+      // (without the script each posts the form to be shown again with its count moved).
+      event.preventDefault();
       const input = button.parentElement.querySelector("input");
       const next = Math.max(0, number(input.value) + number(button.dataset.step));
       input.value = String(Math.min(next, number(input.max) || next));
@@ -104,7 +125,6 @@
       twoHundreds(side, number(side.querySelector("input[name$='-d200']").value));
       cards(side).forEach((input) => { input.value = "0"; });
     } else if (event.target.name && event.target.name.endsWith("-two_hundreds")) {
-      zeroByDefault.delete(side);
       if (cardsInUse(side)) side.querySelector("input[name$='-d200']").value = event.target.value;
     }
     showTotals(side);
@@ -140,9 +160,16 @@
   // chooses (RULES.md §7, §8): the trip is the side at exactly the target in force; with the
   // extension, a side beyond the hand's target (700) means one was called, most likely by the
   // side at the extended target (1,000), else by the side farthest beyond 700.
-  const chosen = (name) => form.querySelector(`input[name='${name}']:checked`);
-  const touched = { completed: (chosen("completed")?.value ?? "") !== "", extension: (chosen("extension")?.value ?? "") !== "" };
-  const choose = (event) => { if (event.isTrusted && event.target.name in touched) touched[event.target.name] = true; };
+  const answer = (name) => form.querySelector(`input[name='${name}']:checked`)?.value ?? "";
+  // A person's tap makes an answer chosen, whatever its value ("Nobody" included). Ticking the
+  // delayed action says how the trip was completed: the side then shown completing it is chosen
+  // too, so the box never moves to another side as the distances change.
+  const choose = (event) => {
+    if (!event.isTrusted) return;
+    const name = event.target.name || "";
+    if (name === "completed" || name === "extension" || name.endsWith("-two_hundreds")) setChosen(name, true);
+    if (name === "delayed" && event.target.checked && answer("completed") !== "") setChosen("completed", true);
+  };
   form.addEventListener("input", choose); // before the listener below that follows the distances
   form.addEventListener("change", choose);
   const pick = (name, value) => {
@@ -151,34 +178,33 @@
   };
   const follow = () => {
     const distances = sides.map(distance);
-    if (extended && !touched.extension) {
+    if (extended && !chosen.has("extension")) {
       const over = distances.map((d, i) => [d, i]).filter(([d]) => d > target);
       const whole = over.find(([d]) => d === extended);
       const farthest = over.sort((a, b) => b[0] - a[0])[0];
       pick("extension", whole ? whole[1] : farthest ? farthest[1] : "");
     }
-    if (!touched.completed) {
-      const inForce = extended && (chosen("extension")?.value ?? "") !== "" ? extended : target;
+    if (!chosen.has("completed")) {
+      const inForce = extended && answer("extension") !== "" ? extended : target;
       const done = distances.flatMap((d, i) => (d === inForce ? [i] : []));
       pick("completed", done.length === 1 ? done[0] : "");
     }
     zeroTwoHundreds();
   };
   // The side that completed the trip says its 200s (they decide the safe trip, RULES.md §9):
-  // with a km total and none said yet, 0 is chosen for it, in view, and can be changed. The
-  // server still refuses a completed trip whose 200s are unsaid (a form sent without script).
+  // with a km total and none said yet, 0 is suggested for it, in view, and can be changed; once
+  // another side completes it, the suggestion goes. The server still refuses a completed trip
+  // whose 200s are unsaid (a form sent without script).
   const zeroTwoHundreds = () => {
-    const completer = chosen("completed")?.value ?? "";
+    const completer = answer("completed");
     sides.forEach((side, index) => {
-      const said = radios200(side).some((radio) => radio.checked);
+      const said = radios200(side).find((radio) => radio.checked);
       if (String(index) === completer) {
         if (!said && !cardsInUse(side) && km(side).value.trim() !== "") {
-          twoHundreds(side, 0);
-          zeroByDefault.add(side);
+          radios200(side).find((radio) => radio.value === "0").checked = true;
         }
-      } else if (zeroByDefault.has(side)) {
-        radios200(side).forEach((radio) => { radio.checked = false; });
-        zeroByDefault.delete(side);
+      } else if (said && !chosen.has(radio200Name(side))) {
+        said.checked = false;
       }
     });
   };
@@ -227,9 +253,9 @@
   const sideNames = sides.map((side) => side.querySelector("legend").textContent.trim());
   const showSuggestion = () => {
     const parts = [];
-    const completer = chosen("completed")?.value ?? "";
+    const completer = answer("completed");
     parts.push(completer === "" ? texts.no_trip : say(texts.trip, sideNames[number(completer)]));
-    const caller = chosen("extension")?.value ?? "";
+    const caller = answer("extension");
     if (extended && caller !== "") parts.push(say(texts.extension, sideNames[number(caller)]));
     suggest.textContent = parts.join(" · ");
   };
@@ -315,10 +341,18 @@
   // inputs back; the toggles, totals and defaults that mirror them follow once it is done.
   form.addEventListener("reset", () => setTimeout(() => {
     form.querySelectorAll(".safety-cycle").forEach(show);
-    touched.completed = touched.extension = false;
+    [...chosen].forEach((name) => setChosen(name, false)); // a new hand: nothing chosen yet
     sides.forEach(showTotals);
     later();
   }, 0));
+  // Another language shows the form again from the server, everything entered kept (a stepper's
+  // button never posts here: its click moved the count in place). Out of reach the form stays as
+  // it is, rather than give way to the browser's error page, and the bar says why.
+  form.addEventListener("submit", (event) => {
+    if (event.submitter?.dataset.again === undefined || navigator.onLine !== false) return;
+    event.preventDefault();
+    unscored(texts.offline_language);
+  });
   // Back in reach, the form is scored again; going out of reach changes no score already shown
   // for the form as it is (the next change says the score needs the scorekeeper).
   window.addEventListener("online", () => { scoredForm = null; later(); });

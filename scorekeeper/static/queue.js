@@ -369,6 +369,7 @@
   document.addEventListener("submit", async (event) => {
     const form = event.target;
     if (!form.matches("form.hand-form") || event.defaultPrevented) return;
+    if (event.submitter && event.submitter.dataset.again !== undefined) return; // shown again, not saved
     event.preventDefault();
     if (form.dataset.sending || stuck) return; // a double tap: one hand; a conflict: its choice first
     form.dataset.sending = "1";
@@ -427,7 +428,7 @@
   function saving(allowed) {
     const form = document.querySelector("form.hand-form");
     if (!form) return;
-    form.querySelectorAll("[type=submit]").forEach((button) => { button.disabled = !allowed; });
+    form.querySelectorAll("[type=submit]:not([data-again])").forEach((button) => { button.disabled = !allowed; }); // Save, not a stepper
     const bar = form.querySelector(".save-bar");
     if (bar) bar.hidden = !allowed;
   }

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 import flask_babel
 from babel.lists import format_list
 from flask import Flask, g, has_request_context, request
+from werkzeug.wrappers import Response
 
 from engine.cards import Card
 from engine.categories import Category
@@ -23,8 +24,11 @@ from engine.sentences import Fact, Sentence
 from engine.vocabulary import Language, card_name, category_name
 from scorekeeper.storage.extensions import babel
 from scorekeeper.web.catalogs import DOMAIN, compiled_catalogs
+from scorekeeper.web.security import is_https
 
 LANGUAGE_COOKIE = "lang"
+LANGUAGE_KEPT = 365 * 24 * 3600
+"""How long a phone keeps the language it switched to, in seconds: a year."""
 
 
 def gettext(text: str, **variables: object) -> str:
@@ -93,6 +97,18 @@ def language() -> Language:
             chosen = request.accept_languages.best_match([Language.EN, Language.FR], Language.EN)
         g.language = Language(chosen)
     return Language(g.language)
+
+
+def keep_language(code: str, response: Response) -> None:
+    """The EN/FR switch: ``response`` keeps ``code`` on the phone, and whatever this request
+    renders from now on is in it. A code that is not one of the languages changes nothing."""
+    if code not in (Language.EN, Language.FR):
+        return
+    g.language = Language(code)
+    flask_babel.refresh()  # the translations already looked up this request were in the other
+    response.set_cookie(
+        LANGUAGE_COOKIE, code, max_age=LANGUAGE_KEPT, samesite="Lax", secure=is_https()
+    )
 
 
 def number(value: float) -> str:

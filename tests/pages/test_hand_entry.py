@@ -281,7 +281,7 @@ def test_the_200s_choice_keeps_to_the_rules_limit(page: Page, live_server: str) 
     button(page, "Team A: 200 km, one more").tap()
     button(page, "Team A: 200 km, one more").tap()
     expect(radio(page, "Team A: 2 × 200 km")).to_be_checked()
-    button(page, "Team A: 200 km, one more").tap()
+    expect(button(page, "Team A: 200 km, one more")).to_be_disabled()  # a third would be refused
     expect(page.get_by_label("Team A: cards of 200 km")).to_have_value("2")
     start_game(page, live_server, "Four 200s", players=4, variants={"two_hundreds_limit": "player"})
     expect(radio(page, "Team B: 4 × 200 km")).to_be_visible()

@@ -45,7 +45,7 @@ def fill_hand(page: Page, ann_km: int, bob_km: int) -> None:
     page.locator("input[name='s0-km']").fill(str(ann_km))
     page.locator("input[name='s1-km']").fill(str(bob_km))
     page.locator("input[name=completed][value='']").check()
-    page.locator("form.hand-form [type=submit]").click()
+    page.locator("form.hand-form .save-bar [type=submit]").click()
 
 
 def waiting(page: Page) -> Any:
@@ -266,7 +266,7 @@ def test_a_hand_taken_meanwhile_is_shown_beside_the_queued_one(
     # The question and its two answers first, on screen at once; Save waits for the choice.
     for name in ("Record mine as hand 2", "Drop mine"):
         expect(conflict.get_by_role("button", name=name)).to_be_in_viewport(ratio=1)
-    save = page.locator("form.hand-form [type=submit]")
+    save = page.locator("form.hand-form .save-bar [type=submit]")
     expect(save).to_be_disabled()
     expect(save).to_be_hidden()
     # Each version shows only what scored, and its totals.
@@ -323,7 +323,7 @@ def test_a_correction_changed_meanwhile_is_kept_only_when_chosen(
     assert recorded_hands(page, scoreboard) == [(1, [350, 100])]  # nothing overwritten
     keep = conflict.get_by_role("button", name="Keep my correction")
     expect(keep).to_be_in_viewport(ratio=1)
-    save = page.locator("form.hand-form [type=submit]")
+    save = page.locator("form.hand-form .save-bar [type=submit]")
     expect(save).to_be_disabled()
 
     keep.click()
@@ -399,7 +399,7 @@ def test_a_server_that_does_not_answer_leaves_the_hand_waiting(
     expect(waiting(page)).to_contain_text("1 hand waiting", timeout=SEND_TIMEOUT + 4_000)
     expect(page.locator("input[name='s0-km']")).to_have_value("")  # ready for the next hand
     expect(page.get_by_role("heading", level=1)).to_contain_text("Hand 2")
-    expect(page.locator("form.hand-form [type=submit]")).to_be_enabled()
+    expect(page.locator("form.hand-form .save-bar [type=submit]")).to_be_enabled()
     assert reached == [302]  # recorded; the phone does not know
 
     page.unroute("**/hands/new", stall)
@@ -428,7 +428,7 @@ def test_a_hand_refused_by_the_server_waits_for_the_persons_choice(
     expect(refusal).to_contain_text("The hand was refused", timeout=RETRY)
     expect(refusal).to_contain_text("This phone has not joined that table")
     expect(waiting(page)).to_contain_text("1 hand waiting")  # still kept on the phone
-    save = page.locator("form.hand-form [type=submit]")
+    save = page.locator("form.hand-form .save-bar [type=submit]")
     expect(save).to_be_disabled()
 
     page.context.add_cookies([table])  # the phone joined the table again
@@ -497,7 +497,7 @@ def test_the_offline_scoreboard_adds_the_waiting_hands_marked_as_waiting(
     # 700 + 400 (trip) + 300 (safe trip: 0 × 200 km) = 1,400; Bob 325.
     expect(page.locator("[data-bar-summary]")).to_contain_text("Ann 1,400")
     page.context.set_offline(True)
-    page.locator("form.hand-form [type=submit]").click()
+    page.locator("form.hand-form .save-bar [type=submit]").click()
     expect(waiting(page)).to_contain_text("1 hand waiting")
     page.get_by_role("link", name="Back to the game").click()
     expect_totals(page, "0", "0")  # the copy kept: what the scorekeeper holds
