@@ -3,9 +3,7 @@ a retry of a hand (or a correction) that was recorded is answered again, never r
 
 from __future__ import annotations
 
-import re
 from datetime import timedelta
-from typing import Any
 
 import pytest
 from flask import Flask
@@ -15,33 +13,14 @@ from sqlalchemy import select
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import IdempotencyRecord
 from scorekeeper.web.http import IDEMPOTENCY_TTL
-from tests.api.conftest import TableAccess, create_table
-
-CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
-ETAG = re.compile(r'name="etag" value="([^"]+)"')
+from tests.api.conftest import TableAccess
+from tests.hand_forms import ETAG, hand_form, hands, joined_game
 
 
 @pytest.fixture
 def game(client: FlaskClient) -> tuple[TableAccess, str]:
     """A 2-player game at a table this phone has joined (its cookie), and its pages' path."""
-    table = create_table(client)
-    ann, bob = table.add_players("Ann", "Bob")
-    game_id = table.start_game(2, [[ann], [bob]])["id"]
-    client.set_cookie(f"table_{table.id}", table.token)
-    return table, f"/t/{table.id}/games/{game_id}"
-
-
-def hand_form(client: FlaskClient, path: str, number: int, km: int = 300) -> dict[str, Any]:
-    match = CSRF.search(client.get(path).text)
-    assert match
-    return {"csrf_token": match.group(1), "number": str(number), "s0-km": str(km), "s1-km": "0"}
-
-
-def hands(table: TableAccess, path: str) -> list[int]:
-    """Side 0's distance in each recorded hand, in order (read through the API)."""
-    game_id = path.rsplit("/", 1)[1]
-    body = table.get(f"/games/{game_id}").get_json()
-    return [hand["report"]["sides"][0]["distance"] for hand in body["hands"]]
+    return joined_game(client)
 
 
 def test_a_retried_hand_is_recorded_once(
