@@ -25,7 +25,7 @@ from scorekeeper.services.refusals import GameClosed, InvalidRequest
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Game, Table
 from scorekeeper.web.auth import owned
-from scorekeeper.web.i18n import N_, gettext, language, say
+from scorekeeper.web.i18n import N_, gettext, language, say, use_language
 
 bp = Blueprint("games", __name__)
 
@@ -45,6 +45,7 @@ def new_game(table_id: int) -> Any:
     players = players if players in SUPPORTED_PLAYERS else 2
     rules = Rules.for_players(players)
     errors: list[str] = []
+    use_language(request.form.get("language", ""))  # the switch, with the form's choices kept
     if request.method == "POST" and "start" in request.form:
         sides: list[dict[str, Any]] = [
             {

@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.exceptions import NotFound
-from werkzeug.wrappers import Response
 
 from engine import InvalidReport, Problem
 from scorekeeper.pages.forms import (
@@ -38,7 +37,7 @@ from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Game, Hand, Table
 from scorekeeper.storage.sqlite import reads_only
 from scorekeeper.web.http import idempotent_form
-from scorekeeper.web.i18n import N_, gettext, keep_language, say
+from scorekeeper.web.i18n import N_, gettext, say, use_language
 
 bp = Blueprint("hands", __name__)
 entry_schema = HandEntrySchema()
@@ -173,17 +172,15 @@ def _shown_again() -> bool:
     return "step" in request.form or "language" in request.form
 
 
-def _form_again(table: Table, game: Game, hand: Hand | None = None) -> Response:
+def _form_again(table: Table, game: Game, hand: Hand | None = None) -> str:
     """The posted form shown again, nothing saved: with a stepper's count moved, or in the
     language chosen. What was entered stays, which answers a person chose included, and the
     refusals the form meets as it stands are beside what they concern, as the live preview
     shows them."""
+    use_language(request.form.get("language", ""))
     values = stepped(request.form, request.form.get("step", ""), len(game.sides), game.rules)
-    response = make_response()
-    keep_language(request.form.get("language", ""), response)
     _, problems = _scored(game, values)
-    response.set_data(_form_page(table, game, values, problems, hand, refused=False))
-    return response
+    return _form_page(table, game, values, problems, hand, refused=False)
 
 
 @bp.route("/t/<id:table_id>/games/<id:game_id>/hands/<id:number>", methods=["GET", "POST"])

@@ -27,7 +27,7 @@ from scorekeeper.services.credentials import token_hash
 from scorekeeper.services.refusals import InvalidRequest, NameTaken
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Game, Seat, Side, Table
-from scorekeeper.web.i18n import LANGUAGE_COOKIE, N_, keep_language, say
+from scorekeeper.web.i18n import LANGUAGE_COOKIE, N_, say, use_language
 
 bp = Blueprint("tables", __name__)
 
@@ -89,9 +89,8 @@ def _token_in(given: str) -> str:
 def switch_language(code: str) -> Response:
     """The EN/FR switch: remember the choice, go back where the phone was (only to a page of
     this site: the referrer is the browser's word, so anything else goes home)."""
-    response = redirect(_page_left() or url_for("pages.tables.home"))
-    keep_language(code, response)
-    return response
+    use_language(code)
+    return redirect(_page_left() or url_for("pages.tables.home"))
 
 
 def _page_left() -> str | None:

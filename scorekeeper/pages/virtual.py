@@ -45,7 +45,7 @@ from scorekeeper.services.operations import locked_game
 from scorekeeper.services.refusals import InvalidRequest, Refusal
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Game, Seat, Table
-from scorekeeper.web.i18n import N_, gettext, language, say
+from scorekeeper.web.i18n import N_, gettext, language, say, use_language
 
 bp = Blueprint("virtual", __name__)
 
@@ -62,6 +62,7 @@ def new_virtual_game(table_id: int) -> Any:
     players = whole_number(request.values.get("players")) or 2
     players = players if players in SUPPORTED_PLAYERS else 2
     errors: list[str] = []
+    use_language(request.form.get("language", ""))  # the switch, with the form's choices kept
     if request.method == "POST" and "start" in request.form:
         seats = [_seat_choice(request.form.get(f"seat{seat}", "")) for seat in range(players)]
         try:

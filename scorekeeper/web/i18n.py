@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 import flask_babel
 from babel.lists import format_list
-from flask import Flask, g, has_request_context, request
+from flask import Flask, after_this_request, g, has_request_context, request
 from werkzeug.wrappers import Response
 
 from engine.cards import Card
@@ -99,16 +99,20 @@ def language() -> Language:
     return Language(g.language)
 
 
-def keep_language(code: str, response: Response) -> None:
-    """The EN/FR switch: ``response`` keeps ``code`` on the phone, and whatever this request
-    renders from now on is in it. A code that is not one of the languages changes nothing."""
+def use_language(code: str) -> None:
+    """The EN/FR switch: whatever this request renders from now on is in ``code``, and its
+    response keeps it on the phone. A code that is not one of the languages changes nothing."""
     if code not in (Language.EN, Language.FR):
         return
     g.language = Language(code)
-    flask_babel.refresh()  # the translations already looked up this request were in the other
-    response.set_cookie(
-        LANGUAGE_COOKIE, code, max_age=LANGUAGE_KEPT, samesite="Lax", secure=is_https()
-    )
+    flask_babel.refresh()  # anything translated so far this request was in the other language
+
+    @after_this_request
+    def keep(response: Response) -> Response:
+        response.set_cookie(
+            LANGUAGE_COOKIE, code, max_age=LANGUAGE_KEPT, samesite="Lax", secure=is_https()
+        )
+        return response
 
 
 def number(value: float) -> str:

@@ -289,3 +289,17 @@ def each_button_changes_something(page: Page, form: str) -> int:
         page.wait_for_load_state()
         assert state() != before, f"{name} changed nothing on {form}"
     return count
+
+
+def test_enter_in_a_field_saves_the_hand(phone: Callable[..., Page], live_server: str) -> None:
+    """Enter (a phone's Go key) submits a form with its first submit button in the page: on the
+    hand form that is Save's stand-in, never the language switch or a stepper, with or without
+    script."""
+    for javascript in (True, False):
+        page = phone(javascript=javascript)
+        start_game(page, live_server, f"Enter {javascript}", players=2)
+        page.get_by_label("Ann: Distance (km)").fill("300")
+        page.get_by_label("Bob: Distance (km)").fill("75")
+        page.get_by_label("Bob: Distance (km)").press("Enter")
+        expect_totals(page, "300", "75")
+        expect(page.locator("html")).to_have_attribute("lang", "en")

@@ -187,6 +187,43 @@ def test_french_switch(page: Page, live_server: str) -> None:
     expect(page.get_by_role("link", name="Nouvelle partie")).to_be_visible()
 
 
+def test_the_new_game_forms_keep_their_choices_in_the_other_language(
+    page: Page, live_server: str
+) -> None:
+    """On a form being filled in, the switch shows it again in the other language with every
+    choice kept; the language in use is said, not offered as a link."""
+    create_table(page, live_server, "Bilingue")
+    add_players(page, "Ann", "Bob", "Cat", "Dan")
+    page.get_by_role("link", name="New game").click()
+    page.get_by_role("button", name="4", exact=True).click()
+    for side, names in enumerate((("Ann", "Cat"), ("Bob", "Dan"))):
+        for seat, name in enumerate(names):
+            page.locator(f"select[name=side{side}]").nth(seat).select_option(label=name)
+    page.locator("input[name=side0-name]").fill("Les As")
+    page.get_by_text("Rules variants").click()
+    page.locator("select[name=deck]").select_option("reduced")
+    expect(page.locator(".lang [aria-current]")).to_have_text("EN")
+    expect(page.locator(".lang").get_by_role("link")).to_have_count(0)
+    page.locator(".lang").get_by_role("button", name="FR").click()
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    expect(page.get_by_role("button", name="4", exact=True)).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    expect(page.locator("select[name=side1]").nth(1).locator("option:checked")).to_have_text("Dan")
+    expect(page.locator("input[name=side0-name]")).to_have_value("Les As")
+    expect(page.locator("select[name=deck]")).to_have_value("reduced")
+    # Enter in the team's name starts the game, as the form's own button does (the first button
+    # of the form is the seat count's 2, which would otherwise have been pressed).
+    page.locator("input[name=side0-name]").press("Enter")
+    expect(page.locator(".totals")).to_contain_text("Les As")
+
+    page.goto(page.url.rsplit("/games/", 1)[0] + "/virtual/new")
+    page.locator("select[name=seat1]").select_option(label="Ordinateur (Club)")
+    page.locator(".lang").get_by_role("button", name="EN").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.locator("select[name=seat1] option:checked")).to_have_text("Computer (Club)")
+
+
 def test_touch_targets_are_at_least_44_px(page: Page, live_server: str) -> None:
     create_table(page, live_server, "Targets")
     add_players(page, "Ann", "Bob")
