@@ -248,6 +248,17 @@ class Rules:
             return 2 * self.players_per_side
         return 2
 
+    def most_played(self, card: Card) -> int:
+        """The most copies of ``card`` one side can have played in a hand: those in the deck,
+        and of the 200 km card no more than a side may play (§5).
+
+        >>> rules = Rules.for_players(4)
+        >>> rules.most_played(Card.DISTANCE_100), rules.most_played(Card.DISTANCE_200)
+        (12, 2)
+        """
+        in_deck = self.deck[card]
+        return min(in_deck, self.two_hundreds_per_side) if card is Card.DISTANCE_200 else in_deck
+
     @property
     def reduced_deck(self) -> bool:
         """Whether one of each hazard is set aside: with 2 or 3 seated, by default (§1)."""

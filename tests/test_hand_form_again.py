@@ -155,3 +155,22 @@ def test_a_correction_shown_again_keeps_its_version(
     assert field(answer.text, "s1-d25") == "1"
     assert field(answer.text, "s0-km") == "200"
     assert hands(table, path) == [300]
+
+
+def test_a_correction_shown_again_still_finds_a_change_made_meanwhile(
+    client: FlaskClient, game: tuple[TableAccess, str]
+) -> None:
+    """Another phone corrects the hand while this one's correction is shown again (a language
+    switch): this phone's Save is refused with the current version, not written over it."""
+    table, path = game
+    client.post(path + "/hands/new", data=hand_form(client, path + "/hands/new", 1))
+    read_at = field(client.get(path + "/hands/1").text, "etag")
+    other = {**hand_form(client, path + "/hands/1", 1, km=400), "etag": read_at}
+    assert client.post(path + "/hands/1", data=other).status_code == 302
+    mine = {**hand_form(client, path + "/hands/1", 1, km=200), "etag": read_at}
+    again = client.post(path + "/hands/1", data={**mine, "language": "fr"})
+    assert field(again.text, "etag") == read_at
+    answer = client.post(path + "/hands/1", data={**mine, "etag": field(again.text, "etag")})
+    assert answer.status_code == 409
+    assert field(answer.text, "s0-km") == "400"  # the current version, to correct afresh
+    assert hands(table, path) == [400]

@@ -14,9 +14,7 @@ from scorekeeper.services.credentials import token_hash
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Table
 from scorekeeper.web.i18n import N_
-from scorekeeper.web.security import is_https
-
-ONE_YEAR = 365 * 24 * 3600
+from scorekeeper.web.security import ONE_YEAR, is_https
 
 
 def cookie_name(table_id: int) -> str:

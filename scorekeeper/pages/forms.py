@@ -45,11 +45,9 @@ def chosen_answers(values: Mapping[str, str], sides: int) -> list[str]:
 
 
 def card_limits(rules: Rules) -> dict[int, int]:
-    """The most cards of each distance value a side can have played: those in the deck, and no
-    more 200s than a side may play (RULES.md §5)."""
-    limits = {value: rules.deck[Card(f"distance_{value}")] for value in DISTANCE_VALUES}
-    limits[200] = min(limits[200], rules.two_hundreds_per_side)
-    return limits
+    """The most cards of each distance value a side can have played, by value: each stepper's
+    limit."""
+    return {value: rules.most_played(Card(f"distance_{value}")) for value in DISTANCE_VALUES}
 
 
 STEP = re.compile(r"s(?P<side>\d{1,2})-d(?P<value>\d{2,3}):(?P<by>-1|1)")

@@ -23,11 +23,9 @@
   form.querySelectorAll(".js-only").forEach((element) => { element.hidden = false; });
   form.querySelectorAll(".nojs-only").forEach((element) => { element.hidden = true; });
 
-  // One side's distance: its km total when one is given (the server reads that first), else the
-  // sum of its cards by value.
   // The answers a person chose, which the script never changes: who completed the trip, who
   // called the extension, a side's 200s. The hidden field carries them to the server and back
-  // (a refusal, a stepper, another language, the offline queue's copy), so a form shown again
+  // (a refusal, the other language, the offline queue's copy), so a form shown again
   // still tells them from the answers the script suggested. A form that comes back without it
   // was filled in by hand throughout: the server then lists every answer.
   const chosenField = form.elements.namedItem("chosen");
@@ -39,6 +37,8 @@
     if (chosenField) chosenField.value = [...chosen].join(" ");
   };
 
+  // One side's distance: its km total when one is given (the server reads that first), else the
+  // sum of its cards by value.
   const km = (side) => side.querySelector("input[name$='-km']");
   const cards = (side) => [...side.querySelectorAll(".stepper input")];
   const cardSum = (side) => cards(side).reduce((sum, input) => sum + number(input.value) * number(input.name.split("-d")[1]), 0);
@@ -161,17 +161,19 @@
   // extension, a side beyond the hand's target (700) means one was called, most likely by the
   // side at the extended target (1,000), else by the side farthest beyond 700.
   const answer = (name) => form.querySelector(`input[name='${name}']:checked`)?.value ?? "";
-  // A person's tap makes an answer chosen, whatever its value ("Nobody" included). Ticking the
-  // delayed action says how the trip was completed: the side then shown completing it is chosen
-  // too, so the box never moves to another side as the distances change.
+  // A person's tap makes an answer chosen, whatever its value ("Nobody" included), even a tap on
+  // the answer already suggested (a click, which changes nothing and so fires no change). Ticking
+  // the delayed action says how the trip was completed: the side then shown completing it is
+  // chosen too, so the box never moves to another side as the distances change.
   const choose = (event) => {
-    if (!event.isTrusted) return;
+    if (!event.isTrusted || !event.target.matches("input")) return;
     const name = event.target.name || "";
     if (name === "completed" || name === "extension" || name.endsWith("-two_hundreds")) setChosen(name, true);
     if (name === "delayed" && event.target.checked && answer("completed") !== "") setChosen("completed", true);
   };
   form.addEventListener("input", choose); // before the listener below that follows the distances
   form.addEventListener("change", choose);
+  form.addEventListener("click", choose);
   const pick = (name, value) => {
     const radio = form.querySelector(`input[name='${name}'][value='${value}']`);
     if (radio && !radio.checked) radio.checked = true;
@@ -338,10 +340,19 @@
     showTotals(side);
   });
   // A form reset (the offline queue keeps a hand and clears the form for the next one) puts the
-  // inputs back; the toggles, totals and defaults that mirror them follow once it is done.
+  // inputs back as the page came, which is the hand as it then stood on a page the server
+  // showed again (a refusal, the other language): the form is made blank for the next hand,
+  // nothing chosen; the toggles, totals and defaults that mirror it follow.
+  const blank = (input) => {
+    if (input.type === "checkbox") input.checked = false;
+    else if (input.type === "radio") input.checked = input.value === "" && (input.name === "completed" || input.name === "extension");
+    else if (input.type === "number") input.value = input.closest(".stepper") ? "0" : "";
+  };
   form.addEventListener("reset", () => setTimeout(() => {
+    form.querySelectorAll("input").forEach(blank);
+    chosen.clear();
+    if (chosenField) chosenField.value = "";
     form.querySelectorAll(".safety-cycle").forEach(show);
-    [...chosen].forEach((name) => setChosen(name, false)); // a new hand: nothing chosen yet
     sides.forEach(showTotals);
     later();
   }, 0));

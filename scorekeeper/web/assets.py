@@ -17,7 +17,7 @@ from typing import Any
 from flask import Flask, request
 from werkzeug.wrappers import Response
 
-ONE_YEAR = 365 * 24 * 3600
+from scorekeeper.web.security import ONE_YEAR
 
 
 def init_app(app: Flask) -> None:

@@ -24,11 +24,9 @@ from engine.sentences import Fact, Sentence
 from engine.vocabulary import Language, card_name, category_name
 from scorekeeper.storage.extensions import babel
 from scorekeeper.web.catalogs import DOMAIN, compiled_catalogs
-from scorekeeper.web.security import is_https
+from scorekeeper.web.security import ONE_YEAR, is_https
 
 LANGUAGE_COOKIE = "lang"
-LANGUAGE_KEPT = 365 * 24 * 3600
-"""How long a phone keeps the language it switched to, in seconds: a year."""
 
 
 def gettext(text: str, **variables: object) -> str:
@@ -110,7 +108,7 @@ def use_language(code: str) -> None:
     @after_this_request
     def keep(response: Response) -> Response:
         response.set_cookie(
-            LANGUAGE_COOKIE, code, max_age=LANGUAGE_KEPT, samesite="Lax", secure=is_https()
+            LANGUAGE_COOKIE, code, max_age=ONE_YEAR, samesite="Lax", secure=is_https()
         )
         return response
 

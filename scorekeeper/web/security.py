@@ -52,6 +52,9 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 SAME_ORIGIN = frozenset({"same-origin", "none"})
 """``Sec-Fetch-Site`` values of a request a page of this site (or the person) made; ``same-site``
 is not one: another port or subdomain of the host is another origin."""
+ONE_YEAR = 365 * 24 * 3600
+"""A year in seconds: how long a phone keeps a table's key and its language, and how long a
+browser may cache an asset whose name carries its hash."""
 
 
 def is_https() -> bool:
