@@ -84,11 +84,6 @@ def test_a_refused_form_keeps_nobody_and_both_refusals(page: Page, live_server: 
     expect(page.get_by_role("alert").first).to_have_text("The hand was refused")
     expect_both_refusals_and_nobody(page)
     assert recorded_hands(page, scoreboard) == []
-    # Reloaded, the page is the refusal again: the same choice, nothing recorded.
-    page.once("dialog", lambda dialog: dialog.accept())
-    page.reload()
-    expect_both_refusals_and_nobody(page)
-    assert recorded_hands(page, scoreboard) == []
 
 
 def test_what_the_script_suggested_is_still_a_suggestion_after_a_refusal(
