@@ -175,10 +175,18 @@ class SeatView:
 
     @property
     def pending_hazard(self) -> Card | None:
-        """The hazard this seat is asked about in a coup-fourré chance (only shown to that
-        seat): the one its safety answers if it holds one, else the first still answerable."""
+        """The hazard this seat is asked about in a coup-fourré chance, now that the chance
+        waits for it (only shown to that seat)."""
+        return self.asked_hazard if self._state.to_act == self.seat else None
+
+    @property
+    def asked_hazard(self) -> Card | None:
+        """The hazard the open coup-fourré chance asks this seat about, now or before it reaches
+        the seat (a window asks every person at once): the one its safety answers if it holds
+        one, else the first still answerable; None if the chance does not ask it."""
         state = self._state
-        if state.phase is not Phase.COUP_FOURRE or state.to_act != self.seat:
+        chance = state.chance
+        if state.phase is not Phase.COUP_FOURRE or chance is None or self.seat not in chance.seats:
             return None
         hazards = state.chance_hazards
         hand = state.hands[self.seat]

@@ -40,9 +40,11 @@ def view_body(game: Game, seat: int | None, since: int) -> dict[str, Any]:
     """The game as ``seat`` sees it (None: as a watcher, every hand hidden)."""
     with virtual.restored(game) as played:
         state: dict[str, Any] | None = None
-        if not played.over:
-            view = seat_view(played.hand, 0 if seat is None else seat)
-            state = view.public_dict() if seat is None else view.to_dict()
+        if seat is not None:
+            sight = virtual.seat_sight(game, played, seat)
+            state = None if sight is None else sight.to_dict()
+        elif not played.over:
+            state = seat_view(played.hand, 0).public_dict()
         return {
             "game": game_schema.dump(game_view(game)),
             "seat": seat,

@@ -24,8 +24,8 @@ from sqlalchemy import select
 from werkzeug.exceptions import NotFound
 
 from engine.errors import IllegalMove
+from engine.moves import CoupFourre
 from engine.rules import SUPPORTED_PLAYERS, Rules
-from engine.view import seat_view
 from engine.virtual_game import VirtualGame
 from scorekeeper.pages.access import cookie_name, form_key, page_table
 from scorekeeper.pages.cards import card_face
@@ -303,15 +303,17 @@ def _render(game: Game, played: VirtualGame, seat: Seat, token: str, notice: str
     view = in_language(game_view(game))
     names = [side["name"] for side in view["sides"]]
     seat_names = seat_names_of(view)
-    state = None if played.over else seat_view(played.hand, seat.seat)
-    moves = [] if state is None else [legal.to_dict() for legal in state.legal_moves]
-    pending = None if state is None else state.pending_hazard
+    sight = virtual.seat_sight(game, played, seat.seat)
+    state = None if sight is None else sight.view
+    pending = None if sight is None else sight.pending_hazard
     # In an open coup-fourré window every person asked sees the same prompt at once; a holder
     # may lay the safety, nobody can close it early (no pass button): it closes by itself.
-    window = seat.seat in virtual.window_seats(game, played)
-    if window:
-        moves = [legal.to_dict() for legal in virtual.window_moves(played, seat.seat)]
-        pending = virtual.window_hazard(played, seat.seat)
+    window = sight is not None and sight.in_window
+    moves = [
+        legal.to_dict()
+        for legal in (() if sight is None else sight.legal_moves)
+        if not window or isinstance(legal, CoupFourre)
+    ]
     options: dict[str, list[dict[str, Any]]] = {}
     for wire in moves:
         if wire["move"] in ("play", "discard", "coup_fourre"):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from random import Random
 from typing import Any
@@ -24,7 +25,6 @@ from sqlalchemy import select
 
 from engine import Problem, ProblemCode, Rules
 from engine.cards import Card
-from engine.codes import CARDS, SAFETY_FOR
 from engine.errors import IllegalMove, InvalidRecord
 from engine.legality import answers
 from engine.moves import PASS, CoupFourre, Move, PassCoupFourre, move_from_dict
@@ -460,18 +460,41 @@ def window_seats(game: Game, played: VirtualGame) -> tuple[int, ...]:
     return tuple(seat for seat in chance.seats if players[seat] is None)
 
 
-def window_moves(played: VirtualGame, seat: int) -> tuple[Move, ...]:
-    """The coups-fourrés ``seat``, asked in the open window, may lay now (never a pass: the
-    window closes by itself)."""
-    return tuple(move for move in answers(played.hand, seat) if isinstance(move, CoupFourre))
+@dataclass(frozen=True, slots=True)
+class SeatSight:
+    """What a seat of a virtual game sees and may do now: the engine's view from its chair and,
+    in an open coup-fourré window, the chance it is asked about before the chance reaches it
+    (every person asked reads it at once). The API and the seat's page both render this, so
+    what one offers the other offers too."""
+
+    view: SeatView
+    legal_moves: tuple[Move, ...]
+    pending_hazard: Card | None
+    in_window: bool
+    """Whether the seat is asked in the open window: its page then offers no pass (the window
+    closes by itself, so how long it stays open tells nothing), though the seat whose turn it
+    is may still send one through the API."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **self.view.to_dict(),
+            "pending_hazard": None if self.pending_hazard is None else str(self.pending_hazard),
+            "legal_moves": [move.to_dict() for move in self.legal_moves],
+        }
 
 
-def window_hazard(played: VirtualGame, seat: int) -> Card:
-    """The hazard ``seat`` is asked about in the open window: the one its safety answers if it
-    holds one, else the first (as :attr:`engine.view.SeatView.pending_hazard` says it)."""
-    hazards = played.hand.chance_hazards
-    hand = played.hand.hands[seat]
-    return CARDS[next((hazard for hazard in hazards if SAFETY_FOR[hazard] in hand), hazards[0])]
+def seat_sight(game: Game, played: VirtualGame, seat: int) -> SeatSight | None:
+    """What ``seat`` sees of ``played`` (``game`` as restored) now; None once the game is over."""
+    if played.over:
+        return None
+    view = seat_view(played.hand, seat)
+    asked = seat in window_seats(game, played)
+    if not asked or played.hand.to_act == seat:
+        return SeatSight(view, view.legal_moves, view.pending_hazard, asked)
+    coups_fourres = tuple(
+        move for move in answers(played.hand, seat) if isinstance(move, CoupFourre)
+    )
+    return SeatSight(view, coups_fourres, view.asked_hazard, asked)
 
 
 def close_window(game: Game, played: VirtualGame) -> bool:

@@ -4,6 +4,7 @@ what any other seat or a watcher sees is the same whether or not a seat holds th
 
 from __future__ import annotations
 
+import re
 from random import Random
 from typing import Any
 
@@ -138,3 +139,39 @@ def test_a_holder_asked_later_lays_the_safety_within_the_window_and_not_after(
             late = True
         else:
             clock.wait(WINDOW)
+
+
+def test_every_person_asked_reads_its_chance_in_the_api_as_on_its_page(
+    table: TableAccess, clock: Clock
+) -> None:
+    """In an open window every person asked, whether the chance waits for it yet or not, reads
+    the hazard it is asked about and the coups-fourrés it may lay, through the API as on its own
+    page: a REST client that follows ``legal_moves`` takes the chance a phone would."""
+    _, seats = started(table, [None, "strong", None, "strong"])
+    rng = Random(4)
+    checked: set[bool] = set()  # whether a seat read its chance before the chance waited for it
+    held = 0
+    while checked != {True, False} or not held:
+        view = play_to_a_window(seats, rng, clock)
+        assert view is not None, (
+            "the game ended before both kinds of seat, and a holder, were asked"
+        )
+        hazard = hazard_of(view["events"])["card"]
+        for seat in (0, 2):
+            mine = seats[seat].read()["state"]
+            if not mine["hand"]:
+                continue  # a seat with no cards is not asked
+            holds = SAFETY[hazard] in mine["hand"]
+            assert mine["pending_hazard"] is not None
+            coups_fourres = [m for m in mine["legal_moves"] if m["move"] == "coup_fourre"]
+            assert bool(coups_fourres) == holds
+            assert (SAFETY[mine["pending_hazard"]] in mine["hand"]) == holds
+            page = table.client.get(f"/play/{seats[seat].token}").text
+            offered = re.findall(
+                r'name="move" value="(\w+)">\s*<input [^>]*name="card" value="(\w+)"', page
+            )
+            assert set(offered) == {(m["move"], m["card"]) for m in coups_fourres}
+            checked.add(seat == mine["to_act"])
+            held += holds
+        clock.wait(WINDOW)
+    assert held  # the known deals did put a safety in an asked person's hand
