@@ -276,8 +276,10 @@ def test_a_missing_game_speaks_french(finished_game: tuple[FlaskClient, int, int
     assert "Cette partie n&#39;existe pas à cette table." in missing.text
 
 
-def test_a_server_error_speaks_french(sqlite_app: Flask) -> None:
-    sqlite_app.logger.disabled = True  # the trace of the error below is expected
+def test_a_server_error_speaks_french(sqlite_app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The trace of the error below is expected. The app's logger is the process's "scorekeeper"
+    # logger, shared by every app a test makes: it is silenced for this test only.
+    monkeypatch.setattr(sqlite_app.logger, "disabled", True)
     sqlite_app.add_url_rule("/t/0/boom", "boom", lambda: 1 / 0)
     failed = sqlite_app.test_client().get("/t/0/boom", headers={"Accept-Language": "fr"})
     assert failed.status_code == 500
