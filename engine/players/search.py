@@ -29,6 +29,7 @@ from engine.moves import CALL, DECLINE, Move
 from engine.players import ComputerPlayer
 from engine.players.endgame import Endgame
 from engine.players.strong import DEFAULT, StrongPlayer
+from engine.rules import GAME_TARGET
 from engine.scoring import score_hand
 from engine.state import HandState, Phase
 from engine.view import SeatView, seat_view
@@ -48,7 +49,7 @@ EVIDENCE = 1.5
 less than that is the noise of a few deals, and the heuristics know things a playout does not."""
 
 
-GAME = 5_000
+GAME = GAME_TARGET
 """The game total that ends a game (RULES.md §10)."""
 HAND_SPREAD = 1_350
 """The spread (standard deviation) of one hand's score difference between two sides, in points

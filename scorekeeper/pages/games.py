@@ -23,7 +23,7 @@ from scorekeeper.services import operations, virtual
 from scorekeeper.services.levels import in_language, level_name
 from scorekeeper.services.refusals import GameClosed, InvalidRequest
 from scorekeeper.storage.extensions import db
-from scorekeeper.storage.models import Game, Table
+from scorekeeper.storage.models import Game, GameStatus, Table
 from scorekeeper.web.auth import owned
 from scorekeeper.web.i18n import N_, gettext, language, say, use_language
 
@@ -139,7 +139,7 @@ def rematch(table_id: int, game_id: int) -> Any:
     in one tap from the winner screen (a tabletop game: a virtual one is dealt anew instead)."""
     table, _ = page_game(table_id, game_id)
     game = operations.locked_game(table, game_id)  # two taps at once: one rematch, not two
-    if game.virtual or game.status == "in_progress":
+    if game.virtual or game.status == GameStatus.IN_PROGRESS:
         raise Conflict(gettext("Only a game at the table that has ended can be played again."))
     again = _fresh_rematch(game) or operations.start_game(
         table, game.players, game.variants, _seating(game)
@@ -165,7 +165,7 @@ def _fresh_rematch(game: Game) -> Game | None:
         .limit(1)
         .options(*Game.everything())
     ).scalar_one_or_none()
-    if later is None or later.hands or later.status != "in_progress" or later.virtual:
+    if later is None or later.hands or later.status != GameStatus.IN_PROGRESS or later.virtual:
         return None
     same = (later.players, later.variants, _seating(later)) == (
         game.players,

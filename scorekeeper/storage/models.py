@@ -312,8 +312,8 @@ class IdempotencyRecord(db.Model):  # type: ignore[name-defined,misc]
     __tablename__ = "idempotency_records"
     __table_args__ = (
         UniqueConstraint("table_id", "key"),
-        # The expired records of a table are deleted on each write: a range of this index, where
-        # an index on the time alone left the database reading every record of the table.
+        # A table's expired records are swept now and then (web/http.py, SWEEP_EVERY): a range of
+        # this index, where an index on the time alone left the database reading every record.
         Index("ix_idempotency_records_table_created", "table_id", "created_at"),
     )
 

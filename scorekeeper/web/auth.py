@@ -1,8 +1,5 @@
-"""Bearer tokens: one secret per table, shown once, stored only as a hash.
-
-Tokens are 256-bit random strings, so a plain SHA-256 is the right hash: there is nothing to
-brute-force, and lookup by hash stays a single indexed query.
-"""
+"""Who a request speaks for: the table or the seat whose bearer token it carries (looked up by
+its hash, made in :mod:`scorekeeper.services.credentials`), and what of theirs it may reach."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""One error renderer: every error the app answers is RFC 9457 problem+json."""
+"""One error renderer: the API answers every error as RFC 9457 problem+json, the pages as an
+HTML page carrying the same title and detail."""
 
 from __future__ import annotations
 
