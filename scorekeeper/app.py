@@ -12,7 +12,7 @@ from werkzeug.routing import IntegerConverter
 from scorekeeper import config
 from scorekeeper.commands import db as database_commands
 from scorekeeper.storage import game_cache, sqlite
-from scorekeeper.storage.extensions import csrf, db, migrate
+from scorekeeper.storage.extensions import db, migrate
 from scorekeeper.web import assets, errors, i18n, logs, page_cache, security, transactions
 from scorekeeper.web.jsonio import JSONProvider, JSONRequest
 
@@ -53,7 +53,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     sqlite.init_app(app, end_session=db.session.remove)
     i18n.init_app(app)
     assets.init_app(app)
-    csrf.init_app(app)
+    security.csrf.init_app(app)
     game_cache.init_app(app)
     page_cache.init_app(app)
 
@@ -61,7 +61,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from scorekeeper.storage import models  # noqa: F401  (for migrations)
 
     for resource in api.RESOURCES:
-        csrf.exempt(resource)  # the API authenticates with a bearer token, never a cookie
+        security.csrf.exempt(resource)  # the API authenticates with a bearer token, never a cookie
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     transactions.init_app(app)  # every write view, once they are all registered

@@ -1,11 +1,10 @@
-"""The app's extensions, created unbound so models and the factory can import them freely."""
+"""The storage's extensions (the database and its migrations), created unbound so models and the
+factory can import them freely. The web's own (Babel, CSRF) are made in ``web/``."""
 
 from __future__ import annotations
 
-from flask_babel import Babel
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
-from flask_wtf import CSRFProtect
 from sqlalchemy.orm import DeclarativeBase
 
 from scorekeeper.storage import sqlite  # noqa: F401  (registers SQLite's connection settings)
@@ -17,5 +16,3 @@ class Base(DeclarativeBase):
 
 db = SQLAlchemy(model_class=Base)
 migrate = Migrate(render_as_batch=True)
-csrf = CSRFProtect()
-babel = Babel(configure_jinja=False)  # see scorekeeper.web.i18n.init_app

@@ -22,11 +22,11 @@ from engine.problems import Problem
 from engine.sentences import N_ as N_  # the marker, for the app as for the engine
 from engine.sentences import Fact, Sentence
 from engine.vocabulary import Language, card_name, category_name
-from scorekeeper.storage.extensions import babel
 from scorekeeper.web.catalogs import DOMAIN, compiled_catalogs
 from scorekeeper.web.security import ONE_YEAR, is_https
 
 LANGUAGE_COOKIE = "lang"
+babel = flask_babel.Babel(configure_jinja=False)  # Jinja's helpers are set up in init_app
 
 
 def gettext(text: str, **variables: object) -> str:

@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 
 from flask import Flask, Response, has_request_context, request
 from flask.sessions import SecureCookieSessionInterface
+from flask_wtf import CSRFProtect
 from werkzeug.exceptions import Forbidden
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -52,6 +53,9 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 SAME_ORIGIN = frozenset({"same-origin", "none"})
 """``Sec-Fetch-Site`` values of a request a page of this site (or the person) made; ``same-site``
 is not one: another port or subdomain of the host is another origin."""
+csrf = CSRFProtect()
+"""Every page form's CSRF token checked (the API is exempt: it authenticates with a bearer
+token, never a cookie)."""
 ONE_YEAR = 365 * 24 * 3600
 """A year in seconds: how long a phone keeps a table's key and its language, and how long a
 browser may cache an asset whose name carries its hash."""
