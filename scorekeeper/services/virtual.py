@@ -488,7 +488,8 @@ def seat_sight(game: Game, played: VirtualGame, seat: int) -> SeatSight | None:
     if played.over:
         return None
     view = seat_view(played.hand, seat)
-    asked = seat in window_seats(game, played)
+    chance = played.hand.chance  # a seat the chance does not ask needs no look at the window
+    asked = chance is not None and seat in chance.seats and seat in window_seats(game, played)
     if not asked or played.hand.to_act == seat:
         return SeatSight(view, view.legal_moves, view.pending_hazard, asked)
     coups_fourres = tuple(

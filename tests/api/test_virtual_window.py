@@ -175,3 +175,19 @@ def test_every_person_asked_reads_its_chance_in_the_api_as_on_its_page(
             held += holds
         clock.wait(WINDOW)
     assert held  # the known deals did put a safety in an asked person's hand
+
+
+def test_a_person_the_chance_does_not_ask_reads_no_chance(table: TableAccess, clock: Clock) -> None:
+    """People on both sides (seats 0 and 1): while a window asks one of them, the other, whose
+    side was not attacked, reads no hazard and no coup-fourré to lay."""
+    _, seats = started(table, [None, None, "strong", "strong"])
+    rng = Random(4)
+    for _ in range(3):
+        view = play_to_a_window(seats, rng, clock)
+        assert view is not None, "the game ended before three windows opened"
+        asked = view["state"]["to_act"]
+        other = seats[1 - asked].read()["state"]
+        assert other["pending_hazard"] is None
+        assert [m for m in other["legal_moves"] if m["move"] == "coup_fourre"] == []
+        assert seats[asked].read()["state"]["pending_hazard"] is not None
+        clock.wait(WINDOW)
