@@ -159,11 +159,11 @@ def measure(games: int, hands: int, window: bool) -> dict[str, Counter[str]]:
         with app.app_context():
             upgrade(directory=str(ROOT / "migrations"))
         clock = Clock()
-        virtual.clock = clock  # type: ignore[assignment]
+        virtual.moves.clock = clock  # type: ignore[assignment]
         for name, seats in SETUPS.items():
             total: Counter[str] = Counter()
             for seed in range(1, games + 1):
-                virtual.new_seed = _fixed(seed)  # type: ignore[assignment]
+                virtual.lifecycle.new_seed = _fixed(seed)  # type: ignore[assignment]
                 sent, record = play_game(app.test_client(), seats, hands, clock, window)
                 total += sent
                 records[f"{name}/{seed}"] = record

@@ -36,8 +36,8 @@ from flask.testing import FlaskClient  # noqa: E402
 from flask_migrate import upgrade  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
+from scorekeeper.documents.score_sheets import score_report_document  # noqa: E402
 from scorekeeper.results import leaderboard  # noqa: E402
-from scorekeeper.services.score_documents import score_report_document  # noqa: E402
 from scorekeeper.storage.extensions import db  # noqa: E402
 from scorekeeper.storage.models import Game, Hand  # noqa: E402
 from tests.finished_games import add_finished_game  # noqa: E402

@@ -48,8 +48,8 @@ def seeded_app() -> Any:
     from scorekeeper import create_app
     from scorekeeper.services import virtual
 
-    fresh = virtual.new_seed
-    virtual.new_seed = lambda: int(request.headers.get(SEED_HEADER) or fresh())
+    fresh = virtual.lifecycle.new_seed
+    virtual.lifecycle.new_seed = lambda: int(request.headers.get(SEED_HEADER) or fresh())
     return create_app()
 
 

@@ -13,9 +13,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from flask import Flask
 
-__version__ = "0.3.1"
-"""The app's own version (``scorekeeper --version``, the server's start-up line, and
-pyproject.toml's, read from here): one section of CHANGELOG.md per version."""
+from scorekeeper.version import __version__ as __version__
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:

@@ -11,10 +11,10 @@ from werkzeug.routing import IntegerConverter
 
 from scorekeeper import config
 from scorekeeper.commands import db as database_commands
-from scorekeeper.storage import game_cache, sqlite
+from scorekeeper.storage import game_cache
 from scorekeeper.storage.extensions import db, migrate
 from scorekeeper.web import assets, errors, i18n, logs, page_cache, security, transactions
-from scorekeeper.web.jsonio import JSONProvider, JSONRequest
+from scorekeeper.web.json_http import JSONProvider, JSONRequest
 
 MAX_ID = 2**31 - 1
 
@@ -50,7 +50,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     security.init_app(app)
     logs.init_app(app)
     logs.name_the_database(app)
-    sqlite.init_app(app, end_session=db.session.remove)
+    transactions.init_app(app)
     i18n.init_app(app)
     assets.init_app(app)
     security.csrf.init_app(app)
@@ -64,5 +64,5 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         security.csrf.exempt(resource)  # the API authenticates with a bearer token, never a cookie
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
-    transactions.init_app(app)  # every write view, once they are all registered
+    transactions.wrap_views(app)  # every view, once they are all registered
     return app

@@ -73,13 +73,13 @@ def score_command(file: BinaryIO, as_table: bool) -> None:
     refused, and 2 on a usage error.
     """
     # Imported here: the API's schemas cost the other commands (simulate) a second to load.
-    from scorekeeper.services.refusals import InvalidRequest
-    from scorekeeper.services.score_documents import (
+    from scorekeeper.documents.score_sheets import (
         is_sheet,
         score_report_document,
         score_sheet_document,
     )
-    from scorekeeper.web.jsonio import parse_json
+    from scorekeeper.jsonio import parse_json
+    from scorekeeper.services.refusals import InvalidRequest
     from scorekeeper.web.problems import problem_document, refusal_document
 
     try:
@@ -228,7 +228,7 @@ def simulate_command(
 
 def _replay(source: TextIO) -> None:
     """Replay a list of records (``simulate --json``) or one record (the API's ``…/record``)."""
-    from scorekeeper.web.jsonio import parse_json
+    from scorekeeper.jsonio import parse_json
 
     try:
         document = parse_json(source.read())

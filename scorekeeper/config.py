@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlalchemy.engine import URL, make_url
 
-from scorekeeper.web.jsonio import stored_json
+from scorekeeper.jsonio import stored_json
 
 MAX_REQUEST_BYTES = 256 * 1024
 """A score sheet of a long game is a few tens of KiB; anything far larger is not a report."""

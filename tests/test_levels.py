@@ -36,7 +36,7 @@ def test_a_computer_seat_is_stored_under_its_levels_english_name() -> None:
 @pytest.fixture
 def virtual_game(sqlite_app: Flask, monkeypatch: pytest.MonkeyPatch) -> tuple[FlaskClient, str]:
     """A phone holding the table's cookie, and the scoreboard of Ann's game against a Beginner."""
-    monkeypatch.setattr(virtual, "new_seed", lambda: 1)
+    monkeypatch.setattr(virtual.lifecycle, "new_seed", lambda: 1)
     client = sqlite_app.test_client()
     table = create_table(client, "Levels")
     (ann,) = table.add_players("Ann")

@@ -13,7 +13,7 @@ take a name that reads like the first one's.
 import sqlalchemy as sa
 from alembic import op
 
-from scorekeeper.services.names import folded, name_key
+from scorekeeper.names import folded, name_key
 
 revision = "0005_player_name_keys"
 down_revision = "0004_replayed_etags"

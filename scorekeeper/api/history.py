@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from flask import Blueprint, Response
 
+from scorekeeper.documents.history_csv import history_file
 from scorekeeper.results.standings import finished_games, history_rows, table_ratings
 from scorekeeper.schemas.resources import HistoryRowSchema
 from scorekeeper.web.auth import authorized_table
-from scorekeeper.web.downloads import history_file
 from scorekeeper.web.http import respond
 
 bp = Blueprint("history", __name__)

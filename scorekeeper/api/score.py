@@ -6,8 +6,8 @@ from typing import Any
 
 from flask import Blueprint, request
 
-from scorekeeper.services.score_documents import score_report_document, score_sheet_document
-from scorekeeper.storage.sqlite import reads_only
+from scorekeeper.documents.score_sheets import score_report_document, score_sheet_document
+from scorekeeper.web.transactions import reads_only
 
 bp = Blueprint("scoring", __name__)
 

@@ -6,9 +6,9 @@ from flask import Blueprint, Response, url_for
 from sqlalchemy import select
 from werkzeug.exceptions import Conflict
 
+from scorekeeper.documents import export
 from scorekeeper.schemas.resources import TableCreateSchema, TableSchema
 from scorekeeper.services import operations
-from scorekeeper.storage import export
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Game, GameStatus, Table
 from scorekeeper.web.auth import authorized_table

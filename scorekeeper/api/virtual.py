@@ -7,10 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response, request, url_for
-from werkzeug.exceptions import Conflict, Forbidden, NotFound
+from werkzeug.exceptions import Forbidden
 
-from engine.view import seat_view
-from scorekeeper.api.games import game_schema, table_game
+from scorekeeper.api.games import game_schema
 from scorekeeper.results.standings import game_view
 from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import (
@@ -20,14 +19,11 @@ from scorekeeper.schemas.resources import (
     VirtualQuerySchema,
 )
 from scorekeeper.services import virtual
-from scorekeeper.services.levels import side_label
-from scorekeeper.services.move_words import MoveWords
-from scorekeeper.services.operations import locked_game
-from scorekeeper.storage.extensions import db
-from scorekeeper.storage.models import Game, GameStatus, Table
 from scorekeeper.web.auth import authorized_seat, authorized_table
 from scorekeeper.web.http import json_body, respond
 from scorekeeper.web.i18n import N_, language
+from scorekeeper.web.move_words import MoveWords
+from scorekeeper.web.words import side_label
 
 bp = Blueprint("virtual", __name__)
 
@@ -36,36 +32,40 @@ def virtual_url(table_id: int, game_id: int) -> str:
     return url_for("api.virtual.read_virtual_game", table_id=table_id, game_id=game_id)
 
 
-def view_body(game: Game, seat: int | None, since: int) -> dict[str, Any]:
-    """The game as ``seat`` sees it (None: as a watcher, every hand hidden)."""
-    with virtual.restored(game) as played:
-        state: dict[str, Any] | None = None
-        if seat is not None:
-            sight = virtual.seat_sight(game, played, seat)
-            state = None if sight is None else sight.to_dict()
-        elif not played.over:
-            state = seat_view(played.hand, 0).public_dict()
-        return {
-            "game": game_schema.dump(game_view(game)),
-            "seat": seat,
-            "next_move": played.move_count,
-            "hand_number": len(played.sheet.hands) + (0 if played.over else 1),
-            "state": state,
-            "events": virtual.events(played, seat, since),
-            "stand_ins": [
-                {"seat": chair.seat, "computer": chair.stand_in}
-                for side in game.sides
-                for chair in side.seats
-                if chair.stand_in is not None
-            ],
-            "stand_in_hands": virtual.stand_in_hands(game, played),
-        }
+def view_body(sight: virtual.GameSight) -> dict[str, Any]:
+    """The game as its seat sees it (None: as a watcher, every hand hidden)."""
+    state: dict[str, Any] | None = sight.public
+    if sight.seat is not None:
+        state = None if sight.seat_sight is None else sight.seat_sight.to_dict()
+    game = sight.game
+    return {
+        "game": game_schema.dump(game_view(game)),
+        "seat": sight.seat,
+        "next_move": sight.next_move,
+        "hand_number": sight.hand_number,
+        "state": state,
+        "events": sight.events,
+        "stand_ins": [
+            {"seat": chair.seat, "computer": chair.stand_in}
+            for side in game.sides
+            for chair in side.seats
+            if chair.stand_in is not None
+        ],
+        "stand_in_hands": sight.stand_in_hands,
+    }
 
 
-def _etag(game: Game, seat: int | None, since: int) -> str:
-    """Each seat sees its own hand, so each seat (and the watchers) has its own tag."""
-    viewer = "watcher" if seat is None else f"seat{seat}"
-    return f"{game.etag}-{viewer}-since{since}"
+def _answer(sight: virtual.GameSight, since: int, status: int = 200) -> Response:
+    """The game as its seat sees it; each seat sees its own hand, so each seat (and the
+    watchers) has its own tag."""
+    viewer = "watcher" if sight.seat is None else f"seat{sight.seat}"
+    return respond(view_body(sight), status, etag=f"{sight.game.etag}-{viewer}-since{since}")
+
+
+def _dealt(sight: virtual.GameSight, tokens: dict[int, str]) -> Response:
+    document = view_body(sight)
+    document["seat_tokens"] = [{"seat": seat, "token": token} for seat, token in tokens.items()]
+    return respond(document, 201, location=virtual_url(sight.game.table_id, sight.game.id))
 
 
 @bp.post("/tables/<id:table_id>/virtual-games")
@@ -73,21 +73,14 @@ def start_virtual_game(table_id: int) -> Response:
     """Start a virtual game; the answer holds each player's seat token, shown this once."""
     table = authorized_table(table_id)
     body = json_body(VirtualGameCreateSchema())
-    game, tokens = virtual.start(table, body["players"], body.get("variants") or {}, body["seats"])
-    document = view_body(game, None, 0)
-    document["seat_tokens"] = [{"seat": seat, "token": token} for seat, token in tokens.items()]
-    return respond(document, 201, location=virtual_url(table_id, game.id))
+    return _dealt(*virtual.start(table, body["players"], body.get("variants") or {}, body["seats"]))
 
 
 @bp.post("/tables/<id:table_id>/virtual-games/<id:game_id>/rematch")
 def rematch_virtual_game(table_id: int, game_id: int) -> Response:
     """Deal an ended game again: same seats, same computers, same variants, a new deal; the
     answer holds each player's new seat token, shown this once."""
-    table = authorized_table(table_id)
-    game, tokens = virtual.rematch(table, _locked_virtual_game(table, game_id))
-    document = view_body(game, None, 0)
-    document["seat_tokens"] = [{"seat": seat, "token": token} for seat, token in tokens.items()]
-    return respond(document, 201, location=virtual_url(table_id, game.id))
+    return _dealt(*virtual.rematch(authorized_table(table_id), game_id))
 
 
 @bp.get("/tables/<id:table_id>/virtual-games/<id:game_id>")
@@ -95,10 +88,9 @@ def read_virtual_game(table_id: int, game_id: int) -> Response:
     """The game as the token's seat sees it, or as a watcher with the table's token (ETag, 304);
     ``since`` limits the event log to the moves from that number on."""
     seat = authorized_seat(table_id, game_id)
-    game = virtual.settle(_virtual_game(table_id, game_id))
     since = load(VirtualQuerySchema(), request.args.to_dict())["since"]
     number = None if seat is None else seat.seat
-    return respond(view_body(game, number, since), etag=_etag(game, number, since))
+    return _answer(virtual.read(table_id, game_id, number, since), since)
 
 
 @bp.post("/tables/<id:table_id>/virtual-games/<id:game_id>/moves")
@@ -110,12 +102,8 @@ def play_move(table_id: int, game_id: int) -> Response:
         raise Forbidden(N_("The table's token watches a virtual game; moves need a seat's token."))
     body = json_body(MoveSchema())
     number = body.pop("number")
-    table = db.session.get(Table, table_id)
-    assert table is not None
-    game = locked_game(table, game_id)
-    with virtual.restored(game) as played:
-        replayed = virtual.play(game, played, seat.seat, number, body)
-    response = respond(view_body(game, seat.seat, number), etag=_etag(game, seat.seat, number))
+    sight, replayed = virtual.play_move(table_id, game_id, seat.seat, number, body)
+    response = _answer(sight, number)
     if replayed:
         response.headers["Idempotent-Replayed"] = "true"
     return response
@@ -125,8 +113,8 @@ def play_move(table_id: int, game_id: int) -> Response:
 def reissue_seat_token(table_id: int, game_id: int, seat: int) -> Response:
     """A new token for a player's seat whose link was lost, with the table's token; the old
     one stops working at once. The answer holds the token, shown this once."""
-    game = _locked_virtual_game(authorized_table(table_id), game_id)
-    token = virtual.reissue(game, seat)
+    authorized_table(table_id)
+    token = virtual.reissue(table_id, game_id, seat)
     response = respond({"seat": seat, "token": token}, 200)
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -136,11 +124,9 @@ def reissue_seat_token(table_id: int, game_id: int, seat: int) -> Response:
 def hand_seat_to_computer(table_id: int, game_id: int, seat: int) -> Response:
     """A computer plays a player's seat while the player is away, with the table's token; it
     moves at once if the game waits for that seat. The answer is the game as a watcher sees it."""
-    table = authorized_table(table_id)
+    authorized_table(table_id)
     body = json_body(StandInSchema())
-    game = _locked_virtual_game(table, game_id)
-    virtual.hand_to_computer(game, seat, body["computer"])
-    return respond(view_body(game, None, 0), etag=_etag(game, None, 0))
+    return _answer(virtual.hand_to_computer(table_id, game_id, seat, body["computer"]), 0)
 
 
 @bp.delete("/tables/<id:table_id>/virtual-games/<id:game_id>/seats/<int:seat>/stand-in")
@@ -150,19 +136,8 @@ def take_seat_back(table_id: int, game_id: int, seat: int) -> Response:
     holder = authorized_seat(table_id, game_id)
     if holder is not None and holder.seat != seat:
         raise Forbidden("A seat's token takes back that seat only.")
-    table = db.session.get(Table, table_id)
-    assert table is not None
-    game = _locked_virtual_game(table, game_id)
-    virtual.take_back(game, seat)
-    number = None if holder is None else holder.seat
-    return respond(view_body(game, number, 0), etag=_etag(game, number, 0))
-
-
-def _locked_virtual_game(table: Table, game_id: int) -> Game:
-    game = locked_game(table, game_id)
-    if not game.virtual:
-        raise NotFound("This game is played at a table, not in the app: see its games resource.")
-    return game
+    viewer = None if holder is None else holder.seat
+    return _answer(virtual.take_back(table_id, game_id, seat, viewer), 0)
 
 
 @bp.get("/tables/<id:table_id>/virtual-games/<id:game_id>/hint")
@@ -175,15 +150,13 @@ def read_hint(table_id: int, game_id: int) -> Response:
         raise Forbidden(
             N_("The table's token watches a virtual game; a hint needs a seat's token.")
         )
-    game = _virtual_game(table_id, game_id)
-    with virtual.restored(game) as played:
-        move = virtual.hint(game, played, seat.seat).to_dict()
-        # Named as the seat's page names them: computers in the request's language.
-        names = [side_label(side) for side in game.sides]
-        words = MoveWords.of(seat_view(played.hand, seat.seat), names)
-        body = {"number": played.move_count, **move, "label": words.name(move)}
+    hint = virtual.hint(table_id, game_id, seat.seat)
+    move = hint.move.to_dict()
+    # Named as the seat's page names them: computers in the request's language.
+    names = [side_label(side) for side in hint.game.sides]
+    body = {"number": hint.number, **move, "label": MoveWords.of(hint.view, names).name(move)}
     # The label is in the request's language: each language has its own tag.
-    response = respond(body, etag=f"{game.etag}-seat{seat.seat}-hint-{language()}")
+    response = respond(body, etag=f"{hint.game.etag}-seat{seat.seat}-hint-{language()}")
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -192,22 +165,6 @@ def read_hint(table_id: int, game_id: int) -> Response:
 def read_record(table_id: int, game_id: int) -> Response:
     """The whole game, seed and moves, to replay it: only once it has ended, since the seed
     tells every hand."""
-    game = _virtual_game(table_id, game_id, authorized_table(table_id))
-    if game.status == GameStatus.IN_PROGRESS:
-        raise Conflict(
-            N_("The record is given once the game has ended: its seed tells every hand.")
-        )
-    with virtual.restored(game) as played:
-        return respond(played.to_dict(), etag=game.etag)
-
-
-def _virtual_game(table_id: int, game_id: int, table: Table | None = None) -> Game:
-    table = table or db.session.get(Table, table_id)
-    if table is None:
-        raise NotFound(N_("There is no such table."))
-    game = table_game(table, game_id)
-    if not game.virtual:
-        raise NotFound(
-            N_("This game is played at a table, not in the app: see its games resource.")
-        )
-    return game
+    authorized_table(table_id)
+    game, document = virtual.record(table_id, game_id)
+    return respond(document, etag=game.etag)

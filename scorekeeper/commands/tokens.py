@@ -15,9 +15,9 @@ from flask import Flask
 from flask.cli import with_appcontext
 
 from scorekeeper.services import operations
-from scorekeeper.storage import sqlite
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Table
+from scorekeeper.storage.transactions import one_write
 
 EXIT_REFUSED = 1
 
@@ -49,18 +49,13 @@ def new_token_command(table_id: int, base_url: str) -> None:
     their own tokens."""
     from scorekeeper.commands.transfer import database_named
 
-    writing = sqlite.begin_writing()  # SQLite: the write lock before the first read
-    try:
+    with one_write():
         table = db.session.get(Table, table_id)
         if table is None:
             click.echo(f"There is no table {table_id} in {database_named()}.", err=True)
             sys.exit(EXIT_REFUSED)
         name = table.name
         token = operations.rotate_token(table)
-        db.session.commit()  # the command's one transaction
-    finally:
-        db.session.remove()
-        sqlite.end_writing(writing)
     click.echo(f"Table {table_id} ({name}) has a new token; the old one no longer opens it.")
     click.echo(f"Token (shown this once): {token}")
     click.echo(f"Share link: {share_link(base_url, table_id, token)}")

@@ -14,10 +14,11 @@ from flask import Flask
 from flask.cli import with_appcontext
 from flask_migrate import cli as migrate_cli
 
+from scorekeeper.documents import export, importing
 from scorekeeper.services.refusals import InvalidRequest
-from scorekeeper.storage import export, importing, sqlite
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Table
+from scorekeeper.storage.transactions import one_write
 from scorekeeper.web.problems import refusal_document
 
 EXIT_REFUSED = 1
@@ -51,17 +52,13 @@ def import_command(file: BinaryIO, as_new: bool) -> None:
     input). Every hand is scored again by the engine; a document with any problem is refused
     with each problem's JSON pointer (exit 1), and nothing is written."""
     raw = file.read(importing.MAX_DOCUMENT_BYTES + 1)
-    writing = sqlite.begin_writing()
     try:
-        imported = importing.import_table(importing.read(raw), as_new=as_new)
-        table_id, name = imported.table.id, imported.table.name
+        with one_write():
+            imported = importing.import_table(importing.read(raw), as_new=as_new)
+            table_id, name = imported.table.id, imported.table.name
     except InvalidRequest as refused:
-        db.session.rollback()
         click.echo(export.dumps(refusal_document(refused.problems, shape=True)), nl=False)
         sys.exit(EXIT_REFUSED)
-    finally:
-        db.session.remove()
-        sqlite.end_writing(writing)
     click.echo(
         f"Table {table_id} ({name}) imported into {database_named()}: "
         + ", ".join(f"{count} {what}" for what, count in importing.counts(imported).items())

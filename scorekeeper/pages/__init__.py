@@ -5,8 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, session
 
 from scorekeeper.pages import games, hands, history, install, queue, ratings, tables, virtual
-from scorekeeper.services.levels import seat_label, side_label
 from scorekeeper.web.page_cache import kept_offline
+from scorekeeper.web.words import seat_label, side_label
 
 bp = Blueprint("pages", __name__)
 for screen in (tables, games, hands, history, ratings, virtual, install, queue):

@@ -20,12 +20,12 @@ from scorekeeper.results.standings import game_view
 from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import GameCreateSchema
 from scorekeeper.services import operations, virtual
-from scorekeeper.services.levels import in_language, level_name
 from scorekeeper.services.refusals import GameClosed, InvalidRequest
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Game, GameStatus, Table
 from scorekeeper.web.auth import owned
 from scorekeeper.web.i18n import N_, gettext, language, say, use_language
+from scorekeeper.web.words import in_language, level_name
 
 bp = Blueprint("games", __name__)
 

@@ -33,11 +33,10 @@ from scorekeeper.services.refusals import (
     StaleVersion,
     VersionRequired,
 )
-from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Game, Hand, Table
-from scorekeeper.storage.sqlite import reads_only
 from scorekeeper.web.http import idempotent_form
 from scorekeeper.web.i18n import N_, gettext, say, use_language
+from scorekeeper.web.transactions import reads_only, start_over
 
 bp = Blueprint("hands", __name__)
 entry_schema = HandEntrySchema()
@@ -131,7 +130,7 @@ def _record_hand(table: Table, game: Game, locked: Game, scoreboard: str) -> Any
     if expected is not None and expected != len(locked.hands) + 1:
         last = locked.hands[-1] if locked.hands else None
         if last is not None and last.number == expected and last.report == document:
-            db.session.rollback()  # nothing recorded now, so this key claims no answer
+            start_over()  # nothing recorded now, so this key claims no answer
             return redirect(scoreboard)  # the same form sent twice: recorded once
         return _form_page(table, locked, request.form, [], notice=RECORDED_ELSEWHERE), 409
     try:
@@ -215,7 +214,7 @@ def _record_correction(table: Table, game: Game, locked: Game, hand: Hand) -> An
     except InvalidReport as refused:
         return _form_page(table, game, request.form, list(refused.problems), hand), 422
     except (StaleVersion, VersionRequired, Missing):
-        db.session.rollback()  # the current version is read again, afresh
+        start_over()  # the current version is read again, afresh
         return _current_version(table, game_id, number)
     except GameClosed as closed:
         return _form_page(table, game, request.form, [], hand, say(closed.sentence)), 409

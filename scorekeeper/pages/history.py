@@ -6,6 +6,7 @@ from flask import Blueprint, Response, render_template, request
 from sqlalchemy import select
 
 from engine.vocabulary import Language
+from scorekeeper.documents.history_csv import csv_download, history_file
 from scorekeeper.pages.access import page_table
 from scorekeeper.pages.ratings import season_asked, season_links
 from scorekeeper.results.standings import (
@@ -14,11 +15,10 @@ from scorekeeper.results.standings import (
     player_statistics,
     table_ratings,
 )
-from scorekeeper.services.levels import seat_label, side_label
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Game, Seat, Side
-from scorekeeper.web.downloads import csv_download, history_file
 from scorekeeper.web.i18n import N_, gettext, language, pgettext
+from scorekeeper.web.words import seat_label, side_label
 
 bp = Blueprint("history", __name__)
 

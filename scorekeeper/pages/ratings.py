@@ -21,10 +21,10 @@ from scorekeeper.results.season import Season
 from scorekeeper.results.standings import player_statistics
 from scorekeeper.schemas import load
 from scorekeeper.schemas.ratings import SeasonQuerySchema
-from scorekeeper.services.levels import level_name
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Game, Player, Table
 from scorekeeper.web.auth import owned
+from scorekeeper.web.words import level_name
 
 bp = Blueprint("ratings", __name__)
 SEASON_FIELDS = ("from", "to", "virtual")

@@ -26,7 +26,6 @@ from werkzeug.exceptions import NotFound
 from engine.errors import IllegalMove
 from engine.moves import CoupFourre
 from engine.rules import SUPPORTED_PLAYERS, Rules
-from engine.virtual_game import VirtualGame
 from scorekeeper.pages.access import cookie_name, form_key, page_table
 from scorekeeper.pages.cards import card_face
 from scorekeeper.pages.forms import whole_number
@@ -39,13 +38,14 @@ from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import MoveSchema, StandInSchema, VirtualGameCreateSchema
 from scorekeeper.services import virtual
 from scorekeeper.services.credentials import token_hash
-from scorekeeper.services.levels import DEFAULT_LEVEL, LEVELS, in_language, level_name
-from scorekeeper.services.move_words import MoveWords
-from scorekeeper.services.operations import locked_game
+from scorekeeper.services.levels import DEFAULT_LEVEL, LEVELS
 from scorekeeper.services.refusals import InvalidRequest, Refusal
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Game, Seat, Table
 from scorekeeper.web.i18n import N_, gettext, language, say, use_language
+from scorekeeper.web.move_words import MoveWords
+from scorekeeper.web.transactions import start_over
+from scorekeeper.web.words import in_language, level_name
 
 bp = Blueprint("virtual", __name__)
 
@@ -67,7 +67,7 @@ def new_virtual_game(table_id: int) -> Any:
         seats = [_seat_choice(request.form.get(f"seat{seat}", "")) for seat in range(players)]
         try:
             body = load(VirtualGameCreateSchema(), {"players": players, "seats": seats})
-            game, tokens = virtual.start(table, body["players"], {}, body["seats"])
+            dealt, tokens = virtual.start(table, body["players"], {}, body["seats"])
         except InvalidRequest as invalid:
             errors = [say(problem) for problem in invalid.problems]
         else:
@@ -75,7 +75,7 @@ def new_virtual_game(table_id: int) -> Any:
                 seat: url_for(".play", token=token, _external=True)
                 for seat, token in tokens.items()
             }
-            return _after_deal(table.id, game.id, links)
+            return _after_deal(table.id, dealt.game.id, links)
     return render_template(
         "pages/new_virtual_game.html",
         table=table,
@@ -102,10 +102,10 @@ def rematch(table_id: int, game_id: int) -> Any:
     again = session.get(REMATCHED)
     if again and again[0] == game_id and kept and kept["game"] == again[1]:
         return _after_deal(table.id, again[1], dict(kept["links"]))
-    game, tokens = virtual.rematch(table, locked_game(table, game_id))
+    dealt, tokens = virtual.rematch(table, game_id)
     links = {seat: url_for(".play", token=token, _external=True) for seat, token in tokens.items()}
-    session[REMATCHED] = [game_id, game.id]
-    return _after_deal(table.id, game.id, links)
+    session[REMATCHED] = [game_id, dealt.game.id]
+    return _after_deal(table.id, dealt.game.id, links)
 
 
 def _after_deal(table_id: int, game_id: int, links: dict[Any, str]) -> Any:
@@ -143,7 +143,7 @@ def seats(table_id: int, game_id: int) -> str:
     """The game's seats, for a phone of the table: a player's seat may get a new link here
     (a lost phone, a lost link)."""
     table = page_table(table_id)
-    game = _table_virtual_game(table, game_id)
+    game = virtual.virtual_game(table.id, game_id)
     return render_template(
         "pages/virtual_seats.html",
         table=table,
@@ -160,11 +160,8 @@ def seats(table_id: int, game_id: int) -> str:
 def new_seat_link(table_id: int, game_id: int, number: int) -> Any:
     """A new link for a player's seat: the old one stops working at once. The new link joins
     the links this phone shows (its session), and the links page shows it with its QR code."""
-    table = page_table(table_id)
-    game = locked_game(table, game_id)
-    if not game.virtual:
-        raise NotFound(N_("There is no such game at this table."))
-    link = url_for(".play", token=virtual.reissue(game, number), _external=True)
+    page_table(table_id)
+    link = url_for(".play", token=virtual.reissue(table_id, game_id, number), _external=True)
     kept = session.get(SEAT_LINKS)
     links = dict(kept["links"]) if kept and kept["game"] == game_id else {}
     links = {int(seat): kept_link for seat, kept_link in links.items()} | {number: link}
@@ -175,24 +172,18 @@ def new_seat_link(table_id: int, game_id: int, number: int) -> Any:
 @bp.post("/t/<id:table_id>/virtual/<id:game_id>/seats/<int:number>/computer")
 def hand_seat_to_computer(table_id: int, game_id: int, number: int) -> Any:
     """A computer of the level chosen plays an absent player's seat until it is taken back."""
-    table = page_table(table_id)
-    game = locked_game(table, game_id)
-    if not game.virtual:
-        raise NotFound(N_("There is no such game at this table."))
+    page_table(table_id)
     level = request.form.get("computer") or DEFAULT_COMPUTER
     body = load(StandInSchema(), {"computer": level})
-    virtual.hand_to_computer(game, number, body["computer"])
+    virtual.hand_to_computer(table_id, game_id, number, body["computer"])
     return redirect(url_for(".seats", table_id=table_id, game_id=game_id), 303)
 
 
 @bp.post("/t/<id:table_id>/virtual/<id:game_id>/seats/<int:number>/player")
 def take_seat_back(table_id: int, game_id: int, number: int) -> Any:
     """The seat's player plays it again, from the table's phone."""
-    table = page_table(table_id)
-    game = locked_game(table, game_id)
-    if not game.virtual:
-        raise NotFound(N_("There is no such game at this table."))
-    virtual.take_back(game, number)
+    page_table(table_id)
+    virtual.take_back(table_id, game_id, number)
     return redirect(url_for(".seats", table_id=table_id, game_id=game_id), 303)
 
 
@@ -200,23 +191,13 @@ def take_seat_back(table_id: int, game_id: int, number: int) -> Any:
 def take_back(token: str) -> Any:
     """The player, back at the table, takes the seat back from the computer on their phone."""
     seat = _seat_of(token)
-    table = db.session.get(Table, seat.side.game.table_id)
-    assert table is not None
-    game = locked_game(table, seat.side.game_id)
     notice = None
     try:
-        virtual.take_back(game, seat.seat)
+        virtual.take_back(seat.side.game.table_id, seat.side.game_id, seat.seat)
     except Refusal:
-        db.session.rollback()  # refused, though the answer is a redirect with the notice
+        start_over()  # refused, though the answer is a redirect with the notice
         notice = gettext("The game has moved on since this page was shown.")
     return redirect(url_for(".play", token=token, notice=notice))
-
-
-def _table_virtual_game(table: Table, game_id: int) -> Game:
-    game = db.session.get(Game, game_id, options=Game.everything())
-    if game is None or game.table_id != table.id or not game.virtual:
-        raise NotFound(N_("There is no such game at this table."))
-    return game
 
 
 def _seat_number(seat: Seat) -> int:
@@ -247,16 +228,15 @@ def play(token: str) -> Response:
     the game moves.
     """
     seat = _seat_of(token)
-    game = db.session.get(Game, seat.side.game_id, options=Game.everything())
-    assert game is not None
-    game = virtual.settle(game)
+    game = virtual.up_to_date(virtual.virtual_game(seat.side.game.table_id, seat.side.game_id))
     hold_seat(game.id, seat.seat, url_for(".play", token=token))
     etag = f"{game.etag}-seat{seat.seat}-{language()}-{form_key()}"  # its move forms' token
     if request.if_none_match.contains(etag):
         response = Response(status=304)
         response.set_etag(etag)
         return response
-    response = make_response(_page(game, seat, token, request.args.get("notice")))
+    sight = virtual.sight_of(game, seat.seat, 0, last=RECENT_EVENTS)
+    response = make_response(_page(sight, seat, token, request.args.get("notice")))
     response.set_etag(etag)
     response.headers["Cache-Control"] = "no-cache"
     response.headers["Referrer-Policy"] = "same-origin"  # the address is the seat's secret
@@ -267,8 +247,6 @@ def play(token: str) -> Response:
 def move(token: str) -> Any:
     """Play the move of the form pressed; the computers answer before the page comes back."""
     seat = _seat_of(token)
-    table = db.session.get(Table, seat.side.game.table_id)
-    assert table is not None
     fields: dict[str, Any] = {
         key: request.form[key] for key in ("move", "card") if request.form.get(key)
     }
@@ -279,39 +257,31 @@ def move(token: str) -> Any:
     try:
         body = load(MoveSchema(), fields)
         number = body.pop("number")
-        game = locked_game(table, seat.side.game_id)
-        with virtual.restored(game) as played:
-            virtual.play(game, played, seat.seat, number, body)
+        virtual.play_move(seat.side.game.table_id, seat.side.game_id, seat.seat, number, body)
     except InvalidRequest as invalid:
-        db.session.rollback()
+        start_over()
         notice = " ".join(say(problem) for problem in invalid.problems)
     except IllegalMove as illegal:
-        db.session.rollback()
+        start_over()
         notice = say(illegal.sentence)
     except Refusal:
-        db.session.rollback()  # refused, though the answer is a redirect with the notice
+        start_over()  # refused, though the answer is a redirect with the notice
         notice = gettext("The game has moved on since this page was shown.")
     return redirect(url_for(".play", token=token, notice=notice))
 
 
-def _page(game: Game, seat: Seat, token: str, notice: str | None) -> str:
-    with virtual.restored(game) as played:
-        return _render(game, played, seat, token, notice)
-
-
-def _render(game: Game, played: VirtualGame, seat: Seat, token: str, notice: str | None) -> str:
+def _page(sight: virtual.GameSight, seat: Seat, token: str, notice: str | None) -> str:
+    game = sight.game
     view = in_language(game_view(game))
     names = [side["name"] for side in view["sides"]]
-    seat_names = seat_names_of(view)
-    sight = virtual.seat_sight(game, played, seat.seat)
-    state = None if sight is None else sight.view
-    pending = None if sight is None else sight.pending_hazard
+    seen = sight.seat_sight
+    state = None if seen is None else seen.view
     # In an open coup-fourré window every person asked sees the same prompt at once; a holder
     # may lay the safety, nobody can close it early (no pass button): it closes by itself.
-    window = sight is not None and sight.in_window
+    window = seen is not None and seen.in_window
     moves = [
         legal.to_dict()
-        for legal in (() if sight is None else sight.legal_moves)
+        for legal in (() if seen is None else seen.legal_moves)
         if not window or isinstance(legal, CoupFourre)
     ]
     options: dict[str, list[dict[str, Any]]] = {}
@@ -319,9 +289,7 @@ def _render(game: Game, played: VirtualGame, seat: Seat, token: str, notice: str
         if wire["move"] in ("play", "discard", "coup_fourre"):
             options.setdefault(wire["card"], []).append(wire)
     words = MoveWords(names=names) if state is None else MoveWords.of(state, names)
-    current_hand = len(played.sheet.hands) + 1
-    recent = virtual.events(played, seat.seat, max(0, played.move_count - RECENT_EVENTS))
-    hand_just_ended = bool(view["hands"]) and (played.over or len(played.moves[-1]) < game.players)
+    hand_just_ended = bool(view["hands"]) and (sight.over or sight.moves_this_hand < game.players)
     return render_template(
         "pages/play.html",
         table=db.session.get(Table, game.table_id),
@@ -329,17 +297,17 @@ def _render(game: Game, played: VirtualGame, seat: Seat, token: str, notice: str
         view=view,
         names=names,
         seat=seat,
-        seat_names=seat_names,
+        seat_names=seat_names_of(view),
         state=state,
         your_turn=state is not None and state.to_act == seat.seat and not window,
         window=window,
-        pending=pending,
+        pending=None if seen is None else seen.pending_hazard,
         moves=moves,
         options=options,
-        number=played.move_count,
+        number=sight.next_move,
         has_table=cookie_name(game.table_id) in request.cookies,
-        hand_number=current_hand,
-        recent=reversed(recent),
+        hand_number=sight.hand_number,
+        recent=reversed(sight.events),
         last_hand=view["hands"][-1] if hand_just_ended else None,
         notice=notice,
         poll=url_for(".play", token=token),

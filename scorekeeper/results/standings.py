@@ -17,7 +17,7 @@ from engine.scoring import COUP_FOURRE_POINTS
 from scorekeeper.results.leaderboard import ratings_after, standing
 from scorekeeper.results.ratings import Entrant
 from scorekeeper.results.season import Season
-from scorekeeper.services.levels import level_key
+from scorekeeper.services.levels import level_key, seat_name
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Game, GameStatus, Hand, Seat, Table
 
@@ -62,7 +62,7 @@ def game_view(game: Game, with_hands: bool = True) -> dict[str, Any]:
                         "player_id": seat.player_id,
                         "computer": seat.computer,
                         "level": level_key(seat.computer),
-                        "name": seat.name,
+                        "name": seat_name(seat),
                     }
                     for seat in side.seats
                 ],
@@ -217,7 +217,7 @@ def history_rows(
                     "side": side.index,
                     "side_name": side.name,
                     "player_id": seat.player_id,
-                    "player": seat.name,
+                    "player": seat_name(seat),
                     "virtual": game.virtual,
                     "total": game.totals[side.index],
                     "result": result,

@@ -11,9 +11,9 @@ from marshmallow import ValidationError, fields, validate
 
 from engine.cards import DISTANCE_VALUES
 from engine.sentences import N_
+from scorekeeper.names import NAME_LIMIT, name_problem, normal_name
 from scorekeeper.schemas.loading import Said
 from scorekeeper.services.levels import ACCEPTED, level_named
-from scorekeeper.services.names import name_problem, normal_name
 
 LIMIT = 10**9
 """No count, distance or index at a card table comes near a billion; beyond it a number is junk."""
@@ -113,7 +113,7 @@ class Text(fields.String):
     """Text a person typed: valid Unicode without control characters, and, unless ``blank``,
     not only spaces. Stored as given (never trimmed or rewritten); escaped wherever shown."""
 
-    def __init__(self, *, max_length: int = 80, blank: bool = False, **kwargs: Any) -> None:
+    def __init__(self, *, max_length: int = NAME_LIMIT, blank: bool = False, **kwargs: Any) -> None:
         super().__init__(validate=validate.Length(min=0 if blank else 1), **kwargs)
         self.blank = blank
         self.max_length = max_length
@@ -145,7 +145,7 @@ class Text(fields.String):
 
 
 class Name(Text):
-    """A name of a table, a player or a side (see :mod:`scorekeeper.services.names`): stored in NFC
+    """A name of a table, a player or a side (see :mod:`scorekeeper.names`): stored in NFC
     without outer spaces, refused if it has a character that does not show as itself."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:

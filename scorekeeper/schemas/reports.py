@@ -20,6 +20,7 @@ from marshmallow import (
     validates_schema,
 )
 
+from scorekeeper.names import first_repeat
 from scorekeeper.schemas.fields import (
     Distance,
     ExtensionCaller,
@@ -28,7 +29,6 @@ from scorekeeper.schemas.fields import (
     StrictInteger,
     Text,
 )
-from scorekeeper.services.names import first_repeat
 
 SHORT_LIST = validate.Length(max=16)
 

@@ -1,4 +1,4 @@
-"""The shape of a table's document (:mod:`scorekeeper.storage.export`), checked before anything in
+"""The shape of a table's document (:mod:`scorekeeper.documents.export`), checked before anything in
 it is believed: every field typed, no field unknown, times read as UTC."""
 
 from __future__ import annotations

@@ -2,19 +2,18 @@
 
 Each level is one of the engine's computer players (``engine.players``), known to the code and
 stored with a seat by its technical name (``random``, ``greedy``, ``strong``, ``search``). People
-choose, and the pages show, the level: its name and a line saying how it plays, in the page's
-language. The API takes either word for a seat and answers both. :data:`LEVELS` is the only list
-of them.
+choose, and the pages show, the level: its name and a line saying how it plays, marked here and
+said in the page's language by :mod:`scorekeeper.web.words`. The API takes either word for a seat
+and answers both. :data:`LEVELS` is the only list of them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
-from scorekeeper.services.names import team_name
-from scorekeeper.web.i18n import N_, gettext
+from engine.sentences import N_
+from scorekeeper.storage.models import Seat
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -96,13 +95,6 @@ def level_key(computer: str | None) -> str | None:
     return None if level is None else level.key
 
 
-def level_name(computer: str) -> str:
-    """A computer player's level name in the request's language ("Club"), from its level key or
-    its technical name."""
-    level = level_named(computer)
-    return gettext(level.name) if level else computer
-
-
 def computer_name(seat: int, computer: str) -> str:
     """A computer seat's name as stored and answered by the API, in English: "Computer 2 (Club)".
 
@@ -113,55 +105,8 @@ def computer_name(seat: int, computer: str) -> str:
     return COMPUTER_NAME % {"number": seat + 1, "level": level.name if level else computer}
 
 
-def local_computer_name(seat: int, computer: str) -> str:
-    """A computer seat's name in the request's language: "Ordinateur 2 (Club)"."""
-    level = level_named(computer)
-    shown = gettext(level.name) if level else computer
-    return gettext(COMPUTER_NAME, number=seat + 1, level=shown)
-
-
-def local_side_name(name: str, seats: Iterable[Mapping[str, Any]]) -> str:
-    """A side's name in the request's language: a side with a computer seat is named after its
-    seats (as it was named when dealt), each computer in the request's language; any other side
-    keeps its stored name."""
-    seats = list(seats)
-    if not any(seat["computer"] for seat in seats):
-        return name
-    return team_name(local_seat_name(seat) for seat in seats)
-
-
-def local_seat_name(seat: Mapping[str, Any]) -> str:
-    """A seat's name (``seat``: a seat as :func:`scorekeeper.results.standings.game_view` answers
-    it) in the request's language."""
-    if seat["computer"]:
-        return local_computer_name(seat["seat"], seat["computer"])
-    return str(seat["name"])
-
-
-def in_language(view: dict[str, Any]) -> dict[str, Any]:
-    """A game as :func:`scorekeeper.results.standings.game_view` answers it, with its computer
-    seats and their sides named in the request's language (a page's view; the API's names stay
-    English)."""
-    sides = [
-        {
-            **side,
-            "name": local_side_name(side["name"], side["seats"]),
-            "seats": [{**seat, "name": local_seat_name(seat)} for seat in side["seats"]],
-        }
-        for side in view["sides"]
-    ]
-    return {**view, "sides": sides}
-
-
-def seat_label(seat: Any) -> str:
-    """A stored seat's (:class:`scorekeeper.storage.models.Seat`) name in the request's language."""
-    return local_seat_name({"seat": seat.seat, "computer": seat.computer, "name": seat.name})
-
-
-def side_label(side: Any) -> str:
-    """A stored side's (:class:`scorekeeper.storage.models.Side`) name in the request's language:
-    only a virtual game's sides can hold a computer, so a game at the table's keep their name."""
-    if not side.game.virtual:
-        return str(side.name)
-    seats = [{"seat": s.seat, "computer": s.computer, "name": s.name} for s in side.seats]
-    return local_side_name(side.name, seats)
+def seat_name(seat: Seat) -> str:
+    """A stored seat's name as the API answers it: its player's, or its computer's in English."""
+    if seat.player is not None:
+        return seat.player.name
+    return computer_name(seat.seat, seat.computer or "")

@@ -21,8 +21,8 @@ from engine import Problem, ProblemCode, Rules
 from engine.scoring import HandScore
 from engine.sentences import N_, Fact
 from engine.sheet import ScoreSheet
+from scorekeeper.names import first_repeat, team_name
 from scorekeeper.services.credentials import new_token, token_hash
-from scorekeeper.services.names import first_repeat, team_name
 from scorekeeper.services.refusals import (
     GameClosed,
     InvalidRequest,

@@ -10,10 +10,13 @@ An engine game is small (about 50 KiB for a whole 6-seat game), so a few dozen p
 little memory (``VIRTUAL_GAME_CACHE``, 32 by default; 0 keeps none and replays every request).
 
 An entry is lent, not shared: :meth:`GameCache.take` removes it, so no two requests (threads of
-one worker) ever hold the same engine game, and :meth:`GameCache.put` gives it back once the
-request is done with it. The caller puts back only a game that matches what the database has
-committed; a request that fails simply drops what it took. The database stays the truth: an
-entry that does not match it is dropped and the game replayed from its seed.
+one worker) ever hold the same engine game, and :func:`keep_when_committed` gives it back once
+the request is done with it. The cache keeps only a game that matches what the database has
+committed, and it learns that from the session itself: an entry comes back at once if the
+session's transaction has written nothing, when that transaction commits if it has, and never if
+it rolls back; a request that fails simply drops what it took. Nobody commits for the cache. The
+database stays the truth: an entry that does not match it is dropped and the game replayed from
+its seed.
 """
 
 from __future__ import annotations
@@ -24,12 +27,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Flask, current_app
+from sqlalchemy import event
+from sqlalchemy.orm import Session, SessionTransaction
 
 from engine.virtual_game import VirtualGame
+from scorekeeper.storage.extensions import has_writes
 
-Origin = tuple[Any, ...]
+DealtFrom = tuple[Any, ...]
 """What a game is dealt from: its seed, rules and names
-(:func:`scorekeeper.services.virtual.origin`)."""
+(:func:`scorekeeper.services.virtual.games.dealt_from`)."""
 
 
 @dataclass(slots=True)
@@ -38,7 +44,7 @@ class Cached:
     last one as stored (its seat and move), to check against the database's."""
 
     game: VirtualGame
-    origin: Origin
+    dealt_from: DealtFrom
     moves: int
     last: tuple[int, dict[str, Any]] | None
 
@@ -64,7 +70,8 @@ class GameCache:
             return
         with self._lock:
             held = self._entries.get(game_id)
-            if held is not None and held.origin == entry.origin and held.moves > entry.moves:
+            same_game = held is not None and held.dealt_from == entry.dealt_from
+            if held is not None and same_game and held.moves > entry.moves:
                 entry = held
             self._entries[game_id] = entry
             self._entries.move_to_end(game_id)
@@ -96,3 +103,35 @@ def cache() -> GameCache:
     """The current app's cache."""
     found: GameCache = current_app.extensions[KEY]
     return found
+
+
+_TO_KEEP = "virtual_games_to_keep"
+"""Where a session holds the entries to give back when its transaction commits."""
+
+
+def keep_when_committed(session: Session, game_id: int, entry: Cached) -> None:
+    """Give ``entry`` (the game as ``session`` left it) back to the current app's cache once it
+    matches what is committed: at once if the session's transaction has written nothing, when
+    the transaction commits if it has; never if it rolls back."""
+    if not has_writes(session):
+        cache().put(game_id, entry)
+    else:
+        session.info.setdefault(_TO_KEEP, {})[game_id] = (cache(), entry)
+
+
+@event.listens_for(Session, "after_commit")
+def _committed(session: Session) -> None:
+    for game_id, (kept_by, entry) in session.info.pop(_TO_KEEP, {}).items():
+        kept_by.put(game_id, entry)
+
+
+@event.listens_for(Session, "after_soft_rollback")
+def _rolled_back(session: Session, _previous: SessionTransaction) -> None:
+    session.info.pop(_TO_KEEP, None)
+
+
+@event.listens_for(Session, "after_transaction_end")
+def _ended(session: Session, transaction: SessionTransaction) -> None:
+    """A transaction closed without a commit (the session closed) kept nothing either."""
+    if transaction.parent is None:
+        session.info.pop(_TO_KEEP, None)

@@ -40,8 +40,7 @@ from sqlalchemy.orm.strategy_options import _AbstractLoad
 
 from engine import Rules, ScoreSheet
 from engine.scoring import HandScore
-from scorekeeper.services.levels import computer_name
-from scorekeeper.services.names import name_key
+from scorekeeper.names import NAME_LIMIT, name_key
 from scorekeeper.storage.extensions import db
 
 
@@ -64,7 +63,7 @@ class Table(db.Model):  # type: ignore[name-defined,misc]
     __tablename__ = "tables"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    name: Mapped[str] = mapped_column(String(80))
+    name: Mapped[str] = mapped_column(String(NAME_LIMIT))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
@@ -75,7 +74,7 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
     """A person who plays at a table.
 
     Two players of a table never have names that read alike (``name_key``, kept with the name,
-    is unique per table; see :mod:`scorekeeper.services.names`), so the database refuses the second
+    is unique per table; see :mod:`scorekeeper.names`), so the database refuses the second
     of two phones adding "Ann" and "ann" at the same moment.
     """
 
@@ -87,7 +86,7 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
 
     id: Mapped[int] = mapped_column(primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
-    name: Mapped[str] = mapped_column(String(80))
+    name: Mapped[str] = mapped_column(String(NAME_LIMIT))
     name_key: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
@@ -209,7 +208,7 @@ class Side(db.Model):  # type: ignore[name-defined,misc]
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     index: Mapped[int]
-    name: Mapped[str] = mapped_column(String(80))
+    name: Mapped[str] = mapped_column(String(NAME_LIMIT))
 
     game: Mapped[Game] = relationship(back_populates="sides")
     seats: Mapped[list[Seat]] = relationship(
@@ -240,13 +239,6 @@ class Seat(db.Model):  # type: ignore[name-defined,misc]
 
     side: Mapped[Side] = relationship(back_populates="seats")
     player: Mapped[Player | None] = relationship()
-
-    @property
-    def name(self) -> str:
-        """The player's name, or the computer's."""
-        if self.player is not None:
-            return self.player.name
-        return computer_name(self.seat, self.computer or "")
 
 
 class Hand(db.Model):  # type: ignore[name-defined,misc]

@@ -21,10 +21,10 @@ from sqlalchemy.orm import selectinload
 
 from engine.scoring import HandScore
 from engine.sheet import Outcome, leaders_of, status_of, winner_of
-from scorekeeper.storage import sqlite
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.locks import locking
 from scorekeeper.storage.models import Game, GameStatus, Hand, utcnow
+from scorekeeper.storage.transactions import one_snapshot, one_write
 
 KEPT = ("hand_count", "totals", "leaders", "outcome", "winner", "status")
 """The columns of a game this module keeps, in the order a mismatch is reported."""
@@ -163,32 +163,22 @@ def _games() -> Select[Any]:
 def _check_batch(after: int, batch: int) -> tuple[list[int], list[Mismatch]]:
     """The ids of the (at most ``batch``) games after game ``after``, and their differences,
     read from one snapshot."""
-    if db.session.get_bind().dialect.name == "postgresql":
-        db.session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
-    try:
+    with one_snapshot():
+        if db.session.get_bind().dialect.name == "postgresql":
+            db.session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
         statement = _games().where(Game.id > after).order_by(Game.id).limit(batch)
         checked, found = [], []
         for game in db.session.execute(statement).scalars():
             checked.append(game.id)
             found += mismatches(game)
         return checked, found
-    finally:
-        db.session.rollback()  # ends the snapshot: it wrote nothing
 
 
 def _repair(game_ids: list[int]) -> None:
     """Set right the games ``game_ids`` that still differ, their rows locked (in id order, so
     two repairs never wait on each other in a circle)."""
-    writing = sqlite.begin_writing()  # SQLite: the write lock before the first read
-    try:
-        _repair_locked(game_ids)
-    finally:
-        sqlite.end_writing(writing)
-
-
-def _repair_locked(game_ids: list[int]) -> None:
-    statement = locking(_games().where(Game.id.in_(game_ids)).order_by(Game.id))
-    for game in db.session.execute(statement).scalars():
-        if mismatches(game):
-            keep(game, rebuilt(game))
-    db.session.commit()
+    with one_write():
+        statement = locking(_games().where(Game.id.in_(game_ids)).order_by(Game.id))
+        for game in db.session.execute(statement).scalars():
+            if mismatches(game):
+                keep(game, rebuilt(game))

@@ -13,17 +13,13 @@ from __future__ import annotations
 import fcntl
 import os
 import threading
-from collections.abc import Callable
 from contextvars import ContextVar, Token
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
-from flask import Flask, g, request
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, SessionTransaction
-
-from scorekeeper.web.security import SAFE_METHODS
 
 PRAGMAS = ("journal_mode=WAL", "foreign_keys=ON", "busy_timeout=5000", "synchronous=FULL")
 """WAL so readers never wait for the writer; foreign keys enforced; a busy timeout rather than an
@@ -77,36 +73,6 @@ def _transaction_ended(_session: Session, transaction: SessionTransaction) -> No
     end is not the transaction's: SQLite still holds the write lock, so the queue does too."""
     if transaction.parent is None:
         _unlock()
-
-
-View = TypeVar("View", bound=Callable[..., Any])
-
-
-def reads_only(view: View) -> View:
-    """Mark a POST view that changes nothing (a preview), so it takes no write lock."""
-    view.reads_only = True  # type: ignore[attr-defined]
-    return view
-
-
-def init_app(app: Flask, end_session: Callable[[], None]) -> None:
-    """Requests that may change data (not GET, HEAD, OPTIONS, nor a view marked
-    :func:`reads_only`) begin their transactions as writes. ``end_session`` closes the request's
-    database session: it runs before the write lock is released, never after."""
-
-    @app.before_request
-    def _mark_writes() -> None:
-        view = app.view_functions.get(request.endpoint or "")
-        if request.method not in SAFE_METHODS and not getattr(view, "reads_only", False):
-            g.sqlite_writer = begin_writing()
-
-    @app.teardown_request
-    def _unmark_writes(_error: BaseException | None) -> None:
-        token = g.pop("sqlite_writer", None)
-        if token is not None:
-            try:
-                end_session()
-            finally:
-                end_writing(token)
 
 
 def _lock(database: str) -> None:

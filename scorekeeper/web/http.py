@@ -32,6 +32,7 @@ from scorekeeper.storage.extensions import db
 from scorekeeper.storage.locks import Locked
 from scorekeeper.storage.models import Game, IdempotencyRecord, utcnow
 from scorekeeper.web.errors import REFUSALS
+from scorekeeper.web.transactions import start_over
 
 IDEMPOTENCY_KEY = "Idempotency-Key"
 IDEMPOTENCY_TTL = timedelta(hours=48)
@@ -227,7 +228,7 @@ def _insert(record: IdempotencyRecord) -> IdempotencyRecord | None:
     try:
         db.session.flush()
     except IntegrityError:
-        db.session.rollback()  # the write too: the first request's answer stands
+        start_over()  # the write too: the first request's answer stands
         committed = _record(record.table_id, record.key)
         if committed is None:
             raise
@@ -239,7 +240,7 @@ def _insert(record: IdempotencyRecord) -> IdempotencyRecord | None:
 def _committed_after_refusal(table_id: int, key: str) -> IdempotencyRecord | None:
     """After a refusal, rolled back here: the key's record if a request with the same key
     committed it meanwhile (the refusal is then answered as a retry of that request)."""
-    db.session.rollback()
+    start_over()
     return _record(table_id, key)
 
 

@@ -66,8 +66,8 @@ def name_the_database(app: Flask) -> None:
     server started without ``DATABASE_URL`` serves a new SQLite file, and the log says so at
     start-up rather than the club finding its tables gone. gunicorn configures its error log's
     handlers; without them (tests, ``flask run``, where the command says it) nothing is said."""
-    from scorekeeper import __version__
     from scorekeeper.config import shown_database
+    from scorekeeper.version import __version__
 
     gunicorn = logging.getLogger("gunicorn.error")
     if gunicorn.handlers:

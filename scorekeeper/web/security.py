@@ -28,6 +28,7 @@ from werkzeug.exceptions import Forbidden
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from engine.sentences import N_
+from scorekeeper.web.transactions import WRITES
 
 PAGE_POLICY = "; ".join(
     [
@@ -49,7 +50,6 @@ PAGE_POLICY = "; ".join(
 API_POLICY = "default-src 'none'; frame-ancestors 'none'"
 """JSON and CSV are never documents to render."""
 
-SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 SAME_ORIGIN = frozenset({"same-origin", "none"})
 """``Sec-Fetch-Site`` values of a request a page of this site (or the person) made; ``same-site``
 is not one: another port or subdomain of the host is another origin."""
@@ -76,7 +76,7 @@ class SessionInterface(SecureCookieSessionInterface):
 
 def refuse_cross_site_forms() -> None:
     """403 for a page form sent from another origin (see the module's docstring)."""
-    if request.method in SAFE_METHODS or request.path.startswith("/api/"):
+    if request.method not in WRITES or request.path.startswith("/api/"):
         return
     fetch_site = request.headers.get("Sec-Fetch-Site")
     if fetch_site is not None:

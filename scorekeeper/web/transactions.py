@@ -1,42 +1,62 @@
-"""The request's one transaction: the only place a request's write is committed.
+"""The request's one transaction: the only place a request's write is committed or rolled back.
 
-Services stage their writes and flush (:mod:`scorekeeper.services.operations`); views answer.
-Every view that takes a write method is wrapped here: its answer below 400 commits what the
-request wrote, any other answer, or an error raised, rolls it all back. A refusal therefore never
+Services stage their writes and flush; views answer. Every view is wrapped here. A request that
+may change data (a write method, unless its view is marked :func:`reads_only`) begins its
+transactions as writes (on SQLite, in the writers' queue of :mod:`scorekeeper.storage.sqlite`);
+its answer below 400 commits what it wrote, any other answer, an error raised, or a refusal a
+page answers with a redirect (:func:`start_over`) rolls it all back. A refusal therefore never
 leaves half a write, and a commit that fails (the database stopped at that moment) is raised
 inside the view's call, where the app's error handlers answer it (503, not a bare 500).
 
-One service commits before the view answers, on purpose: a virtual game's move is committed
-inside the block that holds the engine's game (:func:`scorekeeper.services.virtual.restored`),
-since the worker's cache may keep only a game that matches what the database has committed.
-Committing again here then finds nothing left to write.
+A read may write too: a virtual game read after its coup-fourré window's time is up closes the
+window. What it wrote is committed the same way. The game cache learns what was committed from
+the session itself (:mod:`scorekeeper.storage.game_cache`), so no caller commits for it.
+
+The commands own their transactions the same way, through
+:func:`scorekeeper.storage.transactions.one_write`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import Any, TypeVar
 
-from flask import Flask, Response, make_response, request
+from flask import Flask, Response, g, make_response, request
 
-from scorekeeper.storage.extensions import db
+from scorekeeper.storage import sqlite
+from scorekeeper.storage.extensions import db, has_writes
 
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+"""The methods that may change data: the only list of them (CSRF checks these too)."""
+
+View = TypeVar("View", bound=Callable[..., Any])
+
+
+def reads_only(view: View) -> View:
+    """Mark a POST view that changes nothing (a preview), so it takes no write lock."""
+    view.reads_only = True  # type: ignore[attr-defined]
+    return view
+
+
+def start_over() -> None:
+    """Undo everything the request wrote so far, and go on reading: a refusal that a page answers
+    with a redirect, or an answer found committed by another request meanwhile."""
+    db.session.rollback()
 
 
 def in_transaction(view: Callable[..., Any]) -> Callable[..., Response]:
-    """``view`` with its write committed when it answers below 400, rolled back otherwise."""
+    """``view`` with what it wrote committed when it answers below 400, rolled back otherwise."""
 
     @wraps(view)
     def wrapped(*args: Any, **kwargs: Any) -> Response:
-        if request.method not in WRITES:
-            return make_response(view(*args, **kwargs))
         try:
             response = make_response(view(*args, **kwargs))
         except BaseException:
             db.session.rollback()
             raise
+        if not has_writes(db.session()):
+            return response
         if response.status_code < 400:
             db.session.commit()
         else:
@@ -47,7 +67,28 @@ def in_transaction(view: Callable[..., Any]) -> Callable[..., Response]:
 
 
 def init_app(app: Flask) -> None:
-    """Wrap every view that takes a write method; called once the blueprints are registered."""
-    for rule in app.url_map.iter_rules():
-        if rule.methods and rule.methods & WRITES:
-            app.view_functions[rule.endpoint] = in_transaction(app.view_functions[rule.endpoint])
+    """Mark the requests that may write, before any other hook reads the database. The request's
+    session is closed before SQLite's write lock is released, never after."""
+
+    @app.before_request
+    def _mark_writes() -> None:
+        view = app.view_functions.get(request.endpoint or "")
+        if request.method in WRITES and not getattr(view, "reads_only", False):
+            g.sqlite_writer = sqlite.begin_writing()
+
+    @app.teardown_request
+    def _unmark_writes(_error: BaseException | None) -> None:
+        token = g.pop("sqlite_writer", None)
+        if token is not None:
+            try:
+                db.session.remove()
+            finally:
+                sqlite.end_writing(token)
+
+
+def wrap_views(app: Flask) -> None:
+    """Give every view its transaction (:func:`in_transaction`); called once the blueprints are
+    registered."""
+    for endpoint, view in app.view_functions.items():
+        if endpoint != "static":
+            app.view_functions[endpoint] = in_transaction(view)

@@ -1,7 +1,8 @@
 """Virtual games over the API: seats and their tokens, what each token may see and do, moves
 checked by the engine, computers answering in the request, retries, races, and one history.
 
-The server deals each game from a secret seed (``virtual.new_seed``); here the seeds are 1, 2, 3...
+The server deals each game from a secret seed (``virtual.lifecycle.new_seed``); here the seeds are
+1, 2, 3...
 in each test, so every run plays the same games and a test that needs a situation from the deal
 asserts that it got it."""
 
@@ -40,7 +41,7 @@ class Seeds:
 def seeds(monkeypatch: pytest.MonkeyPatch) -> Seeds:
     """Deal this test's virtual games from known seeds, not from the system's entropy."""
     seeds = Seeds()
-    monkeypatch.setattr(virtual, "new_seed", seeds)
+    monkeypatch.setattr(virtual.lifecycle, "new_seed", seeds)
     return seeds
 
 

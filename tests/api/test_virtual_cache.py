@@ -34,7 +34,7 @@ SIX = [None, "strong", "strong", "strong", "strong", "strong"]
 @pytest.fixture(autouse=True)
 def seeds(monkeypatch: pytest.MonkeyPatch) -> Seeds:
     seeds = Seeds()
-    monkeypatch.setattr(virtual, "new_seed", seeds)
+    monkeypatch.setattr(virtual.lifecycle, "new_seed", seeds)
     return seeds
 
 
@@ -52,7 +52,7 @@ class _CountedReplays(list[int]):
 def replays(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Every replay from the seed, as the number of moves it replayed."""
     counted = _CountedReplays()
-    monkeypatch.setattr(virtual, "VirtualGame", counted)
+    monkeypatch.setattr(virtual.engine_games, "VirtualGame", counted)
     return counted
 
 
@@ -240,17 +240,40 @@ def test_a_game_changed_but_not_committed_is_not_put_back(table: TableAccess, ap
     with app.app_context():
         stored = db.session.get(Game, game_id)
         assert stored is not None
-        with virtual.restored(stored) as played:
+        with virtual.engine_games.engine_game(stored) as played:
             played.apply(move_from_dict(wire), 0)
             db.session.add(
                 VirtualMove(game_id=game_id, number=view["next_move"], seat=0, move=wire)
             )
         assert game_id not in cache_of(app)
         db.session.rollback()
+        assert game_id not in cache_of(app)
     assert seats[0].read() == view
 
 
-@pytest.mark.parametrize("tamper", ["ahead", "another last move", "another origin"])
+def test_a_game_changed_goes_back_to_the_cache_when_its_change_is_committed(
+    table: TableAccess, app: Flask
+) -> None:
+    """The cache learns of the commit from the session: nobody puts the game back for it."""
+    body, seats = started(table, SIX)
+    game_id, view = body["game"]["id"], seats[0].read()
+    wire = view["state"]["legal_moves"][0]
+    with app.app_context():
+        cache_of(app).clear()
+        stored = db.session.get(Game, game_id)
+        assert stored is not None
+        with virtual.engine_games.engine_game(stored) as played:
+            played.apply(move_from_dict(wire), 0)
+            db.session.add(
+                VirtualMove(game_id=game_id, number=view["next_move"], seat=0, move=wire)
+            )
+        assert game_id not in cache_of(app)
+        db.session.commit()
+        assert game_id in cache_of(app)
+    assert seats[0].read()["next_move"] == view["next_move"] + 1
+
+
+@pytest.mark.parametrize("tamper", ["ahead", "another last move", "dealt from another seed"])
 def test_an_entry_that_does_not_match_the_stored_moves_is_replaced(
     table: TableAccess, app: Flask, replays: list[int], tamper: str
 ) -> None:
@@ -263,11 +286,13 @@ def test_an_entry_that_does_not_match_the_stored_moves_is_replaced(
     if tamper == "ahead":  # a move the database never stored
         wire = view["state"]["legal_moves"][0]
         entry.game.apply(move_from_dict(wire), 0)
-        entry = Cached(entry.game, entry.origin, entry.moves + 1, (0, wire))
+        entry = Cached(entry.game, entry.dealt_from, entry.moves + 1, (0, wire))
     elif tamper == "another last move":
-        entry = Cached(entry.game, entry.origin, entry.moves, (9, {"move": "pass"}))  # no seat 9
+        entry = Cached(
+            entry.game, entry.dealt_from, entry.moves, (9, {"move": "pass"})
+        )  # no seat 9
     else:
-        entry = Cached(entry.game, (12345, *entry.origin[1:]), entry.moves, entry.last)
+        entry = Cached(entry.game, (12345, *entry.dealt_from[1:]), entry.moves, entry.last)
     cache.put(game_id, entry)
     replays.clear()
     assert seat.read() == view

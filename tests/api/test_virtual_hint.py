@@ -34,7 +34,7 @@ LAYOUTS = {
 def seeds(monkeypatch: pytest.MonkeyPatch) -> Seeds:
     """Deal this test's virtual games from the seeds 1, 2, 3..."""
     seeds = Seeds()
-    monkeypatch.setattr(virtual, "new_seed", seeds)
+    monkeypatch.setattr(virtual.lifecycle, "new_seed", seeds)
     return seeds
 
 

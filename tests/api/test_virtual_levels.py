@@ -15,7 +15,7 @@ from tests.api.conftest import TableAccess
 @pytest.fixture(autouse=True)
 def seeds(monkeypatch: pytest.MonkeyPatch) -> None:
     """Deal from a known seed, not from the system's entropy."""
-    monkeypatch.setattr(virtual, "new_seed", lambda: 1)
+    monkeypatch.setattr(virtual.lifecycle, "new_seed", lambda: 1)
 
 
 def computer_seat(table: TableAccess, computer: Any) -> Any:

@@ -32,7 +32,7 @@ def clock(table: TableAccess, monkeypatch: pytest.MonkeyPatch) -> Clock:
     """Windows of ``WINDOW`` seconds on a clock of the test's own."""
     monkeypatch.setitem(table.client.application.config, "VIRTUAL_CHANCE_WINDOW", WINDOW)
     clock = Clock()
-    monkeypatch.setattr(virtual, "clock", clock)
+    monkeypatch.setattr(virtual.moves, "clock", clock)
     return clock
 
 

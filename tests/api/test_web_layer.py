@@ -134,7 +134,7 @@ def test_a_computer_move_the_rules_refuse_is_the_apps_fault(
         def choose(self, view: object) -> object:
             return CALL  # no extension is called before the trip is complete (RULES.md §7)
 
-    monkeypatch.setattr(virtual, "make_player", lambda kind, rng: Wrong())
+    monkeypatch.setattr(virtual.moves, "make_player", lambda kind, rng: Wrong())
     monkeypatch.setattr(contract, "check_response", lambda response: None)  # a 500: no contract
     (ann,) = table.add_players("Ann")
     answer = start(table, [{"player": ann}, {"computer": "strong"}])

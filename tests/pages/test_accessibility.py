@@ -107,7 +107,7 @@ def evening(browser: Browser, live_server: str) -> Iterator[tuple[Evening, dict[
     """The screens' data, built once for the module, and the cookies that open it."""
     with pytest.MonkeyPatch.context() as patch:
         numbers = itertools.count(1)
-        patch.setattr(virtual, "new_seed", lambda: next(numbers))
+        patch.setattr(virtual.lifecycle, "new_seed", lambda: next(numbers))
         context = browser.new_context()
         built = build(context.new_page(), live_server)
         state = context.storage_state()

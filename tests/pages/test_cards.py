@@ -21,7 +21,7 @@ SIX_SEATS = ["Ann"] + ["Computer (Club)"] * 5
 
 def seeded(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
     """Deal every virtual game of the test from ``seed``."""
-    monkeypatch.setattr(virtual, "new_seed", lambda: seed)
+    monkeypatch.setattr(virtual.lifecycle, "new_seed", lambda: seed)
 
 
 def no_horizontal_scroll(page: Page) -> None:

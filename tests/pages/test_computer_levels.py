@@ -52,7 +52,7 @@ TABLES = itertools.count(1)
 def seeds(monkeypatch: pytest.MonkeyPatch) -> None:
     """Deal from the seeds 1, 2, 3..., not from the system's entropy."""
     numbers = itertools.count(1)
-    monkeypatch.setattr(virtual, "new_seed", lambda: next(numbers))
+    monkeypatch.setattr(virtual.lifecycle, "new_seed", lambda: next(numbers))
 
 
 def new_virtual_game(page: Page, server: str, language: str) -> None:

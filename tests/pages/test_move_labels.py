@@ -10,7 +10,7 @@ from flask import Flask
 from engine.cards import Card
 from engine.moves import CALL, DECLINE, PASS, CoupFourre, Discard, Play
 from scorekeeper import create_app
-from scorekeeper.services.move_words import move_label, move_name
+from scorekeeper.web.move_words import move_label, move_name
 
 NAMES = ["Ann", "Computer 2 (strong)"]
 

@@ -52,7 +52,7 @@ HANDS_WAITING = """() => new Promise((resolve, reject) => {
 def seeds(monkeypatch: pytest.MonkeyPatch) -> None:
     """Virtual games dealt from the seeds 1, 2, 3..., the same cards on every run."""
     numbers = itertools.count(1)
-    monkeypatch.setattr(virtual, "new_seed", lambda: next(numbers))
+    monkeypatch.setattr(virtual.lifecycle, "new_seed", lambda: next(numbers))
 
 
 def kept(page: Page) -> list[dict[str, str]]:

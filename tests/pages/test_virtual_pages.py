@@ -26,7 +26,7 @@ NEXT_MOVE = "form.move input[name=number]"
 def seeds(monkeypatch: pytest.MonkeyPatch) -> None:
     """Deal this test's virtual games from the seeds 1, 2, 3..., not from the system's entropy."""
     numbers = itertools.count(1)
-    monkeypatch.setattr(virtual, "new_seed", lambda: next(numbers))
+    monkeypatch.setattr(virtual.lifecycle, "new_seed", lambda: next(numbers))
 
 
 def deal(page: Page, server: str, seats: list[str], table: str = "Virtual") -> None:
@@ -79,7 +79,7 @@ def take_a_turn(page: Page) -> None:
 def test_a_whole_hand_against_a_computer(
     page: Page, live_server: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(virtual, "new_seed", lambda: 3)
+    monkeypatch.setattr(virtual.lifecycle, "new_seed", lambda: 3)
     deal(page, live_server, ["Ann", "Computer (Club)"])
     expect(page.locator(".hand .card")).to_have_count(7)  # its draw made, seat 1 having played
     assert page.locator(".hand .card .name").first.text_content()
@@ -258,8 +258,10 @@ def test_the_coup_fourre_window_closes_by_itself(
     """With a window (2 s here) a hazard on the player's side shows the same prompt whether or
     not the player holds the safety, with no button to let the chance go: the window closes by
     itself, and the page moves on without a tap."""
-    monkeypatch.setattr(virtual, "new_seed", lambda: 7)  # the deal puts hazards on the player
-    monkeypatch.setattr(virtual, "chance_window", lambda: 2.0)
+    monkeypatch.setattr(
+        virtual.lifecycle, "new_seed", lambda: 7
+    )  # the deal puts hazards on the player
+    monkeypatch.setattr(virtual.moves, "chance_window", lambda: 2.0)
     deal(page, live_server, ["Ann", "Computer (Club)"], table="Window")
     window = page.locator(".prompt .window")
     for _ in range(MOVES_IN_A_HAND):
@@ -375,7 +377,7 @@ def test_every_button_says_what_it_sends(
 ) -> None:
     """A whole hand against a computer on a known deal, every button of every page checked;
     the deal puts hazards on the player, so the coup-fourré prompt is met too."""
-    monkeypatch.setattr(virtual, "new_seed", lambda: 7)
+    monkeypatch.setattr(virtual.lifecycle, "new_seed", lambda: 7)
     deal(page, live_server, ["Ann", "Computer (Club)"], table="Labels")
     seen: set[str] = set()
     chances = 0

@@ -10,7 +10,7 @@ Idempotency records are left out: they only replay a retried POST, and expire in
 The seeds and tokens are stored as they are: a seed tells every deal of a virtual game, so the
 API gives the document only when no virtual game of the table is in progress (the CLI, run by
 whoever runs the server, gives it always); token hashes open nothing (:mod:`scorekeeper.web.auth`).
-:mod:`scorekeeper.storage.importing` reads the document back.
+:mod:`scorekeeper.documents.importing` reads the document back.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A table's document (:mod:`scorekeeper.storage.export`) read back into the database, or refused.
+"""A table's document (:mod:`scorekeeper.documents.export`) read back into the database, or refused.
 
 Nothing in the document is believed: its shape is checked by a schema, every reference (a seat's
 player, a hand's game, a move's game) must name something it holds, and the engine scores every
@@ -25,16 +25,16 @@ from engine.rules import Rules, UnknownVariant
 from engine.sentences import N_, Fact
 from engine.sheet import ScoreSheet
 from engine.virtual_game import VirtualGame
+from scorekeeper.documents.export import FORMAT, VERSION
+from scorekeeper.jsonio import parse_json
+from scorekeeper.names import name_key
 from scorekeeper.schemas.loading import load
 from scorekeeper.schemas.transfer import TableDocumentSchema
 from scorekeeper.services.credentials import new_token, token_hash
-from scorekeeper.services.names import name_key
 from scorekeeper.services.refusals import InvalidRequest
 from scorekeeper.storage import running_totals
-from scorekeeper.storage.export import FORMAT, VERSION
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Game, Hand, Player, Seat, Side, Table, VirtualMove
-from scorekeeper.web.jsonio import parse_json
 
 MAX_DOCUMENT_BYTES = 32 * 1024 * 1024
 """A table with a hundred long virtual games exports to a few MiB; far more is not a table."""
@@ -332,7 +332,7 @@ def import_table(document: dict[str, Any], as_new: bool = False) -> Imported:
     _keep_versions(document, games)
     if not as_new:
         _advance_sequences()
-    db.session.commit()
+    db.session.flush()
     return Imported(
         table,
         token,

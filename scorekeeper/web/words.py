@@ -1,0 +1,77 @@
+"""What the app's players are called in the request's language: computer seats, the sides they
+sit on, and their levels.
+
+The database and the API keep English names ("Computer 2 (Club)", made by
+:func:`scorekeeper.services.levels.computer_name`); a page says them in its reader's language,
+from the same lazy markers, here where the language is known.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from scorekeeper.names import team_name
+from scorekeeper.services.levels import COMPUTER_NAME, level_named, seat_name
+from scorekeeper.web.i18n import gettext
+
+
+def level_name(computer: str) -> str:
+    """A computer player's level name in the request's language ("Club"), from its level key or
+    its technical name."""
+    level = level_named(computer)
+    return gettext(level.name) if level else computer
+
+
+def local_computer_name(seat: int, computer: str) -> str:
+    """A computer seat's name in the request's language: "Ordinateur 2 (Club)"."""
+    level = level_named(computer)
+    shown = gettext(level.name) if level else computer
+    return gettext(COMPUTER_NAME, number=seat + 1, level=shown)
+
+
+def local_side_name(name: str, seats: Iterable[Mapping[str, Any]]) -> str:
+    """A side's name in the request's language: a side with a computer seat is named after its
+    seats (as it was named when dealt), each computer in the request's language; any other side
+    keeps its stored name."""
+    seats = list(seats)
+    if not any(seat["computer"] for seat in seats):
+        return name
+    return team_name(local_seat_name(seat) for seat in seats)
+
+
+def local_seat_name(seat: Mapping[str, Any]) -> str:
+    """A seat's name (``seat``: a seat as :func:`scorekeeper.results.standings.game_view` answers
+    it) in the request's language."""
+    if seat["computer"]:
+        return local_computer_name(seat["seat"], seat["computer"])
+    return str(seat["name"])
+
+
+def in_language(view: dict[str, Any]) -> dict[str, Any]:
+    """A game as :func:`scorekeeper.results.standings.game_view` answers it, with its computer
+    seats and their sides named in the request's language (a page's view; the API's names stay
+    English)."""
+    sides = [
+        {
+            **side,
+            "name": local_side_name(side["name"], side["seats"]),
+            "seats": [{**seat, "name": local_seat_name(seat)} for seat in side["seats"]],
+        }
+        for side in view["sides"]
+    ]
+    return {**view, "sides": sides}
+
+
+def seat_label(seat: Any) -> str:
+    """A stored seat's (:class:`scorekeeper.storage.models.Seat`) name in the request's language."""
+    return local_seat_name({"seat": seat.seat, "computer": seat.computer, "name": seat_name(seat)})
+
+
+def side_label(side: Any) -> str:
+    """A stored side's (:class:`scorekeeper.storage.models.Side`) name in the request's language:
+    only a virtual game's sides can hold a computer, so a game at the table's keep their name."""
+    if not side.game.virtual:
+        return str(side.name)
+    seats = [{"seat": s.seat, "computer": s.computer, "name": seat_name(s)} for s in side.seats]
+    return local_side_name(side.name, seats)
