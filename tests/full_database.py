@@ -65,7 +65,7 @@ def _hands(sides: int, *distances: int) -> Iterator[dict[str, Any]]:
 def fill(app: Flask, monkeypatch: pytest.MonkeyPatch) -> Filled:
     """Store one of everything; the tokens of the tables made."""
     seeds = count(2**62 + 11)  # as large as the secret seeds are
-    monkeypatch.setattr(virtual, "new_seed", lambda: next(seeds))
+    monkeypatch.setattr(virtual.lifecycle, "new_seed", lambda: next(seeds))
     client = app.test_client()
     club = _Table(client, "Club")
     family = _Table(client, "Family")
