@@ -50,6 +50,7 @@ run: $(VENV)/.installed engine
 test: $(VENV)/.installed-test engine
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports  # the layers and the engine's independence (pyproject.toml)
 	$(BIN)/mypy
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 	@$(MAKE) --no-print-directory test-compiled
