@@ -11,9 +11,9 @@ from engine.errors import InvalidReport
 from engine.problems import Problem, ProblemCode, pointer
 from engine.report import HandReport, read_hand_report, read_rules
 from engine.rules import GAME_TARGET, GameTie, Rules
-from engine.scoring import HandScore, score_hand
+from engine.scoring import HandScore
 from engine.sentences import N_, Sentence
-from engine.validation import check_report
+from engine.validation import validate_report
 
 
 class Outcome(StrEnum):
@@ -78,10 +78,7 @@ class ScoreSheet:
 
         ``number`` is how the hand is known on its sheet (by default, the next one).
         """
-        problems = self.problems_with(report, prefix)
-        if problems:
-            raise InvalidReport(problems)
-        return self._score(report, number)
+        return self._add_checked(report, [], prefix, number)
 
     def record_hand(
         self, data: Mapping[str, Any], prefix: str = "", number: int | None = None
@@ -90,10 +87,7 @@ class ScoreSheet:
         add it: one call for what a stored game, a preview and an import all do. Raises
         :class:`InvalidReport` with every problem, of reading and of the rules, at once."""
         report, problems = self.read_hand(data, prefix)
-        problems += self.problems_with(report, prefix)
-        if problems:
-            raise InvalidReport(problems)
-        return self._score(report, number)
+        return self._add_checked(report, problems, prefix, number)
 
     def correct(self, number: int, data: Mapping[str, Any], prefix: str = "") -> HandScore:
         """Replace hand ``number`` with the hand ``data`` reports, checked where it stands (after
@@ -118,8 +112,17 @@ class ScoreSheet:
             raise
         return score
 
-    def _score(self, report: HandReport, number: int | None) -> HandScore:
-        score = score_hand(report, self.rules)
+    def _add_checked(
+        self, report: HandReport, problems: list[Problem], prefix: str, number: int | None
+    ) -> HandScore:
+        """Check ``report`` as the sheet's next hand (``problems``: found while reading it),
+        score it once and add it (:func:`engine.validation.validate_report`)."""
+        if self.status is not Outcome.IN_PROGRESS:
+            ended = Problem(
+                code=ProblemCode.HAND_AFTER_GAME_OVER, path=prefix, sentence=self._ended()
+            )
+            raise InvalidReport([*problems, ended])
+        score = validate_report(report, self.rules, prefix, problems)
         self.append(score, number)
         return score
 
@@ -155,14 +158,6 @@ class ScoreSheet:
             )
             report = dataclasses.replace(report, sides=sides)
         return report, problems
-
-    def problems_with(self, report: HandReport, prefix: str = "") -> list[Problem]:
-        """Every reason ``report`` cannot be the sheet's next hand."""
-        if self.status is not Outcome.IN_PROGRESS:
-            return [
-                Problem(code=ProblemCode.HAND_AFTER_GAME_OVER, path=prefix, sentence=self._ended())
-            ]
-        return check_report(report, self.rules, prefix)
 
     def _ended(self) -> Sentence:
         hand = self._numbers[-1]

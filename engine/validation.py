@@ -6,7 +6,7 @@ list at once. Each problem names the side and the facts in a sentence a player u
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from engine.cards import DISTANCE_CARDS_IN_DECK, DISTANCE_VALUES, Card
@@ -29,16 +29,21 @@ def check_report(report: HandReport, rules: Rules | None, prefix: str = "") -> l
     are skipped, the others still run. ``prefix`` is the JSON pointer of the report inside a
     larger document (a score sheet's ``/hands/3``).
     """
+    return list(_Checks(report, rules, prefix).run())
+
+
+def validate_report(
+    report: HandReport, rules: Rules, prefix: str = "", problems: Sequence[Problem] = ()
+) -> HandScore:
+    """Check ``report`` and score it: the one way a hand is checked and scored (a stored game's,
+    a preview's, an import's, a standalone report's). Raises :class:`InvalidReport` with every
+    problem at once, ``problems`` (found while reading it) first. The hand is scored once: the
+    claims' check and the answer share one score."""
     checks = _Checks(report, rules, prefix)
-    return list(checks.run())
-
-
-def validate_report(report: HandReport, rules: Rules, prefix: str = "") -> HandScore:
-    """Score ``report`` if it is consistent; raise :class:`InvalidReport` with every problem."""
-    problems = check_report(report, rules, prefix)
-    if problems:
-        raise InvalidReport(problems)
-    return score_hand(report, rules)
+    found = [*problems, *checks.run()]
+    if found:
+        raise InvalidReport(found)
+    return checks.score()
 
 
 def read_report(data: Mapping[str, Any]) -> tuple[Rules, HandReport, HandScore]:
@@ -50,10 +55,9 @@ def read_report(data: Mapping[str, Any]) -> tuple[Rules, HandReport, HandScore]:
     rules, problems = read_rules(data)
     report, reading_problems = read_hand_report(data)
     problems += reading_problems
-    problems += check_report(report, rules)
-    if problems or rules is None:
-        raise InvalidReport(problems)
-    return rules, report, score_hand(report, rules)
+    if rules is None:
+        raise InvalidReport(problems + check_report(report, rules))
+    return rules, report, validate_report(report, rules, problems=problems)
 
 
 class _Checks:
@@ -65,8 +69,16 @@ class _Checks:
         self.prefix = prefix
         self.caller_known = True
         self.target: int | None = None
+        self._score: HandScore | None = None
         if rules is not None:
             self.target = report.target_in_force(rules)
+
+    def score(self) -> HandScore:
+        """The report's score, computed once (the claims' check asks it, then the caller)."""
+        assert self.rules is not None
+        if self._score is None:
+            self._score = score_hand(self.report, self.rules)
+        return self._score
 
     def path(self, *parts: str | int) -> str:
         return self.prefix + pointer(*parts)
@@ -456,7 +468,7 @@ class _Checks:
         """A claim stands exactly when its category is worth more than 0 (RULES.md §11)."""
         if self.rules is None or not any(side.claims for side in self.report.sides):
             return
-        score = score_hand(self.report, self.rules)
+        score = self.score()
         for index, side in enumerate(self.report.sides):
             for position, claim in enumerate(side.claims):
                 earned = score.sides[index].points(claim) > 0
