@@ -5,8 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
-from sqlalchemy import select
-from werkzeug.exceptions import Conflict
 
 from engine.report import variant_problem
 from engine.rules import GAME_TARGET, SUPPORTED_PLAYERS, VARIANT_ENUMS, Rules, UnknownVariant
@@ -21,10 +19,9 @@ from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import GameCreateSchema
 from scorekeeper.services import operations, virtual
 from scorekeeper.services.refusals import GameClosed, InvalidRequest
-from scorekeeper.storage.extensions import db
-from scorekeeper.storage.models import Game, GameStatus, Table
+from scorekeeper.storage.models import Game, Table
 from scorekeeper.web.auth import owned
-from scorekeeper.web.i18n import N_, gettext, language, say, use_language
+from scorekeeper.web.i18n import N_, language, say, use_language
 from scorekeeper.web.words import in_language, level_name
 
 bp = Blueprint("games", __name__)
@@ -138,41 +135,8 @@ def rematch(table_id: int, game_id: int) -> Any:
     """A new game with the same sides, the same players in the same seats and the same variants,
     in one tap from the winner screen (a tabletop game: a virtual one is dealt anew instead)."""
     table, _ = page_game(table_id, game_id)
-    game = operations.locked_game(table, game_id)  # two taps at once: one rematch, not two
-    if game.virtual or game.status == GameStatus.IN_PROGRESS:
-        raise Conflict(gettext("Only a game at the table that has ended can be played again."))
-    again = _fresh_rematch(game) or operations.start_game(
-        table, game.players, game.variants, _seating(game)
-    )
+    again = operations.rematch_game(table, game_id)
     return redirect(url_for("pages.games.scoreboard", table_id=table_id, game_id=again.id), 303)
-
-
-def _seating(game: Game) -> list[dict[str, Any]]:
-    """The game's sides as a new game's request: names, and players seat by seat."""
-    return [
-        {"name": side.name, "players": [seat.player_id for seat in side.seats]}
-        for side in game.sides
-    ]
-
-
-def _fresh_rematch(game: Game) -> Game | None:
-    """The rematch already started from this game, not yet played (a double tap, or Back and
-    the button again): going to it starts no second one."""
-    later = db.session.execute(
-        select(Game)
-        .where(Game.table_id == game.table_id, Game.id > game.id)
-        .order_by(Game.id.desc())
-        .limit(1)
-        .options(*Game.everything())
-    ).scalar_one_or_none()
-    if later is None or later.hands or later.status != GameStatus.IN_PROGRESS or later.virtual:
-        return None
-    same = (later.players, later.variants, _seating(later)) == (
-        game.players,
-        game.variants,
-        _seating(game),
-    )
-    return later if same else None
 
 
 @bp.route("/t/<id:table_id>/games/<id:game_id>/abandon", methods=["GET", "POST"])

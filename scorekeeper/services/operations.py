@@ -28,6 +28,7 @@ from scorekeeper.services.refusals import (
     InvalidRequest,
     Missing,
     NameTaken,
+    NotNow,
     NotTheLastHand,
     StaleVersion,
     VersionRequired,
@@ -165,16 +166,8 @@ def _seating_problems(
             )
         for position, player_id in enumerate(side["players"]):
             path = f"/sides/{index}/players/{position}"
-            if player_id not in known:
-                problems.append(
-                    seat_problem(path, N_("This table has no player %(player)s."), player_id)
-                )
-            elif player_id in seen:
-                problems.append(
-                    seat_problem(path, N_("%(player)s cannot sit twice."), known[player_id])
-                )
-            else:
-                seen.add(player_id)
+            if (problem := seating_problem(path, player_id, known, seen)) is not None:
+                problems.append(problem)
     return problems
 
 
@@ -322,8 +315,59 @@ def invalid_request(path: str, code: ProblemCode, template: str, **facts: Fact) 
     return InvalidRequest([Problem.of(code, path, template, **facts)])
 
 
-def seat_problem(path: str, template: str, player: str | int) -> Problem:
-    """A seat refused because of the player in it, named in ``template``'s ``%(player)s``."""
+def rematch_game(table: Table, game_id: int) -> Game:
+    """A new game from ended tabletop game ``game_id``: the same sides, the same players in the
+    same seats and the same variants. Its row is locked, so two taps at once start one rematch;
+    a rematch already started and not yet played (a double tap, or Back and the button again) is
+    answered instead of a second one. A virtual game is dealt anew instead
+    (:func:`scorekeeper.services.virtual.rematch`)."""
+    game = locked_game(table, game_id)
+    if game.virtual or game.status == GameStatus.IN_PROGRESS:
+        raise NotNow(N_("Only a game at the table that has ended can be played again."))
+    return _fresh_rematch(game) or start_game(table, game.players, game.variants, _seating(game))
+
+
+def _seating(game: Game) -> list[dict[str, Any]]:
+    """The game's sides as a new game's request: names, and players seat by seat."""
+    return [
+        {"name": side.name, "players": [seat.player_id for seat in side.seats]}
+        for side in game.sides
+    ]
+
+
+def _fresh_rematch(game: Game) -> Game | None:
+    """The rematch already started from ``game``, not yet played; None if there is none."""
+    later = db.session.execute(
+        select(Game)
+        .where(Game.table_id == game.table_id, Game.id > game.id)
+        .order_by(Game.id.desc())
+        .limit(1)
+        .options(*Game.everything())
+    ).scalar_one_or_none()
+    if later is None or later.hands or later.status != GameStatus.IN_PROGRESS or later.virtual:
+        return None
+    same = (later.players, later.variants, _seating(later)) == (
+        game.players,
+        game.variants,
+        _seating(game),
+    )
+    return later if same else None
+
+
+def seating_problem(
+    path: str, player_id: int, known: Mapping[int, str], seated: set[int]
+) -> Problem | None:
+    """Why player ``player_id`` cannot sit at ``path`` (not a player of the table, whose players
+    are ``known``, or seated already); None if the player may sit, and is then ``seated``. The
+    one check of a seat's player, for tabletop and virtual games alike."""
+    player: str | int = player_id
+    if player_id not in known:
+        template = N_("This table has no player %(player)s.")
+    elif player_id in seated:
+        template, player = N_("%(player)s cannot sit twice."), known[player_id]
+    else:
+        seated.add(player_id)
+        return None
     return Problem.of(ProblemCode.INVALID_FIELD, path, template, player=player)
 
 

@@ -13,6 +13,7 @@ from engine.virtual_game import VirtualGame
 from scorekeeper.names import team_name
 from scorekeeper.services.credentials import SEAT_TOKEN_PREFIX, new_token, token_hash
 from scorekeeper.services.levels import LEVELS, computer_name
+from scorekeeper.services.operations import seating_problem
 from scorekeeper.services.refusals import GameClosed, InvalidRequest, Missing, NotNow
 from scorekeeper.services.virtual.moves import let_computers_play
 from scorekeeper.storage import running_totals
@@ -168,16 +169,9 @@ def _check_seats(table: Table, rules: Rules, seats: Sequence[Mapping[str, Any]])
                 computer=repr(computer),
                 known=", ".join(COMPUTERS),
             )
-        elif player is not None and player not in known:
-            refuse(
-                f"/seats/{number}/player", N_("This table has no player %(player)s."), player=player
-            )
-        elif player is not None and player in seated:
-            refuse(
-                f"/seats/{number}/player", N_("%(player)s cannot sit twice."), player=known[player]
-            )
         elif player is not None:
-            seated.add(player)
+            problem = seating_problem(f"/seats/{number}/player", player, known, seated)
+            problems.extend(() if problem is None else (problem,))
     if not problems and not seated:
         refuse("/seats", N_("At least one seat must be a player of the table."))
     if problems:
