@@ -164,12 +164,12 @@ def test_a_correction_shown_again_still_finds_a_change_made_meanwhile(
     switch): this phone's Save is refused with the current version, not written over it."""
     table, path = game
     client.post(path + "/hands/new", data=hand_form(client, path + "/hands/new", 1))
-    read_at = field(client.get(path + "/hands/1").text, "etag")
-    other = {**hand_form(client, path + "/hands/1", 1, km=400), "etag": read_at}
+    versions_read = field(client.get(path + "/hands/1").text, "etag")
+    other = {**hand_form(client, path + "/hands/1", 1, km=400), "etag": versions_read}
     assert client.post(path + "/hands/1", data=other).status_code == 302
-    mine = {**hand_form(client, path + "/hands/1", 1, km=200), "etag": read_at}
+    mine = {**hand_form(client, path + "/hands/1", 1, km=200), "etag": versions_read}
     again = client.post(path + "/hands/1", data={**mine, "language": "fr"})
-    assert field(again.text, "etag") == read_at
+    assert field(again.text, "etag") == versions_read
     answer = client.post(path + "/hands/1", data={**mine, "etag": field(again.text, "etag")})
     assert answer.status_code == 409
     assert field(answer.text, "s0-km") == "400"  # the current version, to correct afresh

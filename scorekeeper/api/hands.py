@@ -8,15 +8,22 @@ from sqlalchemy.orm import joinedload
 from scorekeeper.results.standings import hand_view, running
 from scorekeeper.schemas.resources import HandEntrySchema, HandOutSchema
 from scorekeeper.services import operations
-from scorekeeper.storage.locks import KEY_PARAMETER, Locked, keyed
+from scorekeeper.storage.locks import KEY_PARAMETER, LockedWithKey, with_key_record
 from scorekeeper.storage.models import Game, Hand, load_hands
 from scorekeeper.web.auth import authorized_game, authorized_row, authorized_table, game_of_token
-from scorekeeper.web.http import Produced, body_read_early, idempotent, json_body, read_at, respond
+from scorekeeper.web.http import (
+    Answer,
+    body_read_early,
+    idempotent,
+    json_body,
+    respond,
+    versions_read,
+)
 
 bp = Blueprint("hands", __name__)
 hand_schema = HandOutSchema()
 entry_schema = HandEntrySchema()
-locked_with_sides = keyed(game_of_token(joinedload(Game.sides), lock=True))
+locked_with_sides = with_key_record(game_of_token(joinedload(Game.sides), lock=True))
 """A new hand needs the sides' names (its breakdown names them), never the other hands; the
 request's idempotency key is looked up in the same query."""
 game_alone = game_of_token()
@@ -49,11 +56,11 @@ def add_hand(table_id: int, game_id: int) -> Response:
     """
     read_body = body_read_early(entry_schema)
 
-    def lock(key: str | None) -> Locked:
+    def lock(key: str | None) -> LockedWithKey:
         row = authorized_row(locked_with_sides, table_id, game_id, {KEY_PARAMETER: key})
         return row[0], row[1]
 
-    def produce(game: Game) -> Produced:
+    def produce(game: Game) -> Answer:
         hand = operations.add_hand(game, read_body())
         answer = hand_body(hand, game.totals)
         return 201, answer, hand_url(table_id, game_id, hand.number), hand.etag
@@ -76,7 +83,7 @@ def correct_hand(table_id: int, game_id: int, number: int) -> Response:
     table = authorized_table(table_id)
     document = json_body(entry_schema)
     game = operations.locked_game(table, game_id)
-    hand = operations.correct_hand(game, number, document, read_at())
+    hand = operations.correct_hand(game, number, document, versions_read())
     return respond(hand_body(hand, totals_after(game, number)), etag=hand.etag)
 
 
@@ -84,7 +91,7 @@ def correct_hand(table_id: int, game_id: int, number: int) -> Response:
 def undo_hand(table_id: int, game_id: int, number: int) -> Response:
     """Undo the last hand (If-Match required)."""
     game = operations.locked_game(authorized_table(table_id), game_id)
-    operations.undo_hand(game, number, read_at())
+    operations.undo_hand(game, number, versions_read())
     response = Response(status=204)
     del response.headers["Content-Type"]
     return response

@@ -9,6 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, request, url_for
 from werkzeug.exceptions import Forbidden
 
+from engine.sentences import N_
 from scorekeeper.api.games import game_schema
 from scorekeeper.results.standings import game_view
 from scorekeeper.schemas import load
@@ -21,7 +22,7 @@ from scorekeeper.schemas.resources import (
 from scorekeeper.services import virtual
 from scorekeeper.web.auth import authorized_seat, authorized_table
 from scorekeeper.web.http import json_body, respond
-from scorekeeper.web.i18n import N_, language
+from scorekeeper.web.i18n import language
 from scorekeeper.web.move_words import MoveWords
 from scorekeeper.web.words import side_label
 

@@ -10,10 +10,10 @@ from sqlalchemy import select
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
+from engine.sentences import N_
 from scorekeeper.services.credentials import token_hash
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Table
-from scorekeeper.web.i18n import N_
 from scorekeeper.web.security import ONE_YEAR, is_https
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.cards import Card, CardKind
-from scorekeeper.web.i18n import N_, card_label, gettext
+from engine.sentences import N_
+from scorekeeper.web.i18n import card_label, gettext
 
 KIND_WORDS: dict[CardKind, str] = {
     CardKind.DISTANCE: N_("distance"),

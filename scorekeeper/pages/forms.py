@@ -17,7 +17,7 @@ from typing import Any
 from engine.cards import DISTANCE_VALUES, SAFETIES, Card
 from engine.problems import Problem, ProblemCode, pointer
 from engine.rules import Rules
-from scorekeeper.web.i18n import N_
+from engine.sentences import N_
 
 CLAIMS = ("shutout", "safe_trip", "extension", "all_safeties", "trip")
 """The claims the form offers. A delayed action is said once, by the box beside who completed the

@@ -8,6 +8,7 @@ from flask import Blueprint, Response, make_response, redirect, render_template,
 
 from engine.report import variant_problem
 from engine.rules import GAME_TARGET, SUPPORTED_PLAYERS, VARIANT_ENUMS, Rules, UnknownVariant
+from engine.sentences import N_
 from scorekeeper.pages.access import form_key, page_table
 from scorekeeper.pages.charts import score_chart
 from scorekeeper.pages.forms import whole_number
@@ -21,7 +22,7 @@ from scorekeeper.services import operations, virtual
 from scorekeeper.services.refusals import GameClosed, InvalidRequest
 from scorekeeper.storage.models import Game, Table
 from scorekeeper.web.auth import owned
-from scorekeeper.web.i18n import N_, language, say, use_language
+from scorekeeper.web.i18n import language, say, use_language
 from scorekeeper.web.words import in_language, level_name
 
 bp = Blueprint("games", __name__)

@@ -9,6 +9,7 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.exceptions import NotFound
 
 from engine import InvalidReport, Problem
+from engine.sentences import N_
 from scorekeeper.pages.forms import (
     CLAIMS,
     card_limits,
@@ -34,8 +35,8 @@ from scorekeeper.services.refusals import (
     VersionRequired,
 )
 from scorekeeper.storage.models import Game, Hand, Table
-from scorekeeper.web.http import idempotent_form
-from scorekeeper.web.i18n import N_, gettext, say, use_language
+from scorekeeper.web.http import idempotent_form, versions_read
+from scorekeeper.web.i18n import gettext, say, use_language
 from scorekeeper.web.transactions import reads_only, start_over
 
 bp = Blueprint("hands", __name__)
@@ -210,7 +211,7 @@ def _record_correction(table: Table, game: Game, locked: Game, hand: Hand) -> An
     if problems:
         return _form_page(table, game, request.form, problems, hand), 422
     try:
-        operations.correct_hand(locked, number, document, _read_at())
+        operations.correct_hand(locked, number, document, versions_read())
     except InvalidReport as refused:
         return _form_page(table, game, request.form, list(refused.problems), hand), 422
     except (StaleVersion, VersionRequired, Missing):
@@ -219,12 +220,6 @@ def _record_correction(table: Table, game: Game, locked: Game, hand: Hand) -> An
     except GameClosed as closed:
         return _form_page(table, game, request.form, [], hand, say(closed.sentence)), 409
     return redirect(url_for("pages.games.scoreboard", table_id=table_id, game_id=game_id))
-
-
-def _read_at() -> frozenset[str] | None:
-    """The version the form was read at: its ETag, if it has one."""
-    etag = request.form.get("etag", "").replace('"', "")
-    return frozenset({etag}) if etag else None
 
 
 def _current_version(table: Table, game_id: int, number: int) -> Any:
@@ -262,7 +257,7 @@ def undo(table_id: int, game_id: int) -> Any:
             hidden={"etag": last.etag},
         )
     try:
-        operations.undo_hand(operations.locked_game(table, game_id), last.number, _read_at())
+        operations.undo_hand(operations.locked_game(table, game_id), last.number, versions_read())
     except (StaleVersion, VersionRequired, NotTheLastHand, GameClosed):
         return render_template(
             "pages/error.html",

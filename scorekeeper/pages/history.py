@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, render_template, request
 from sqlalchemy import select
 
+from engine.sentences import N_
 from engine.vocabulary import Language
 from scorekeeper.documents.history_csv import csv_download, history_file
 from scorekeeper.pages.access import page_table
@@ -17,7 +18,7 @@ from scorekeeper.results.standings import (
 )
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Game, Seat, Side
-from scorekeeper.web.i18n import N_, gettext, language, pgettext
+from scorekeeper.web.i18n import gettext, language, pgettext
 from scorekeeper.web.words import seat_label, side_label
 
 bp = Blueprint("history", __name__)

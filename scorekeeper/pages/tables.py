@@ -13,6 +13,7 @@ from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
 from engine.problems import ProblemCode
+from engine.sentences import N_
 from scorekeeper.pages.access import (
     cookie_name,
     forget,
@@ -27,7 +28,7 @@ from scorekeeper.services.credentials import token_hash
 from scorekeeper.services.refusals import InvalidRequest, NameTaken
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Game, Seat, Side, Table
-from scorekeeper.web.i18n import LANGUAGE_COOKIE, N_, say, use_language
+from scorekeeper.web.i18n import LANGUAGE_COOKIE, say, use_language
 
 bp = Blueprint("tables", __name__)
 

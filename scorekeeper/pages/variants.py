@@ -7,7 +7,7 @@ each value means instead. Every variant of the rules has its words here (a test 
 
 from __future__ import annotations
 
-from scorekeeper.web.i18n import N_
+from engine.sentences import N_
 
 VARIANT_WORDS: dict[str, tuple[str, dict[str, str]]] = {
     "shutout": (

@@ -26,6 +26,7 @@ from werkzeug.exceptions import NotFound
 from engine.errors import IllegalMove
 from engine.moves import CoupFourre
 from engine.rules import SUPPORTED_PLAYERS, Rules
+from engine.sentences import N_
 from scorekeeper.pages.access import cookie_name, form_key, page_table
 from scorekeeper.pages.cards import card_face
 from scorekeeper.pages.forms import whole_number
@@ -42,7 +43,7 @@ from scorekeeper.services.levels import DEFAULT_LEVEL, LEVELS
 from scorekeeper.services.refusals import InvalidRequest, Refusal
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Game, Seat, Table
-from scorekeeper.web.i18n import N_, gettext, language, say, use_language
+from scorekeeper.web.i18n import gettext, language, say, use_language
 from scorekeeper.web.move_words import MoveWords
 from scorekeeper.web.transactions import start_over
 from scorekeeper.web.words import in_language, level_name

@@ -35,7 +35,7 @@ from scorekeeper.services.refusals import (
 )
 from scorekeeper.storage import running_totals
 from scorekeeper.storage.extensions import db
-from scorekeeper.storage.locks import KEY_PARAMETER, Locked, keyed, locking
+from scorekeeper.storage.locks import KEY_PARAMETER, LockedWithKey, locking, with_key_record
 from scorekeeper.storage.models import Game, GameStatus, Hand, Player, Seat, Side, Table, utcnow
 
 
@@ -176,7 +176,7 @@ _LOCKED = locking(
     .where(Game.id == bindparam("game_id"), Game.table_id == bindparam("table_id"))
     .options(*Game.everything())
 )
-_LOCKED_KEYED = keyed(_LOCKED)
+_LOCKED_KEYED = with_key_record(_LOCKED)
 """Both built once: building a statement costs as much as running it."""
 
 
@@ -186,7 +186,7 @@ def locked_game(table: Table, game_id: int) -> Game:
     return game
 
 
-def locked_game_keyed(table: Table, game_id: int, key: str | None) -> Locked:
+def locked_game_keyed(table: Table, game_id: int, key: str | None) -> LockedWithKey:
     """:func:`locked_game`, and in the same query the record of the idempotency ``key`` (the
     game before the key: the one lock order of every write of a hand,
     :mod:`scorekeeper.storage.locks`)."""
@@ -225,13 +225,13 @@ def add_hand(game: Game, document: Mapping[str, Any]) -> Hand:
 
 
 def correct_hand(
-    game: Game, number: int, document: Mapping[str, Any], read_at: Collection[str] | None
+    game: Game, number: int, document: Mapping[str, Any], versions_read: Collection[str] | None
 ) -> Hand:
-    """Replace hand ``number``'s report, provided ``read_at`` names its current version (or the
-    game's); the totals after it follow. The sheet refuses a correction after which the game
+    """Replace hand ``number``'s report, provided ``versions_read`` names its current version
+    (or the game's); the totals after it follow. The sheet refuses a correction after which the game
     would end before a later hand (:meth:`engine.sheet.ScoreSheet.correct`)."""
     _require_open(game)
-    hand = _current_hand(game, number, read_at)
+    hand = _current_hand(game, number, versions_read)
     sheet = game.sheet()
     score = sheet.correct(number, document)
     hand.report = dict(document)
@@ -241,11 +241,11 @@ def correct_hand(
     return hand
 
 
-def undo_hand(game: Game, number: int, read_at: Collection[str] | None) -> None:
+def undo_hand(game: Game, number: int, versions_read: Collection[str] | None) -> None:
     """Delete the last hand (only the last: the ones before it stay as they were), provided
-    ``read_at`` names its current version (or the game's)."""
+    ``versions_read`` names its current version (or the game's)."""
     _require_open(game)
-    hand = _current_hand(game, number, read_at)
+    hand = _current_hand(game, number, versions_read)
     if number != len(game.hands):
         raise NotTheLastHand(
             N_("Only the last hand (%(number)s) can be undone."), number=len(game.hands)
@@ -289,17 +289,17 @@ def numbered_hand(game: Game, number: int) -> Hand:
     return hand
 
 
-def _current_hand(game: Game, number: int, read_at: Collection[str] | None) -> Hand:
-    """Hand ``number``, provided ``read_at`` (the versions the change was read at; None if it
+def _current_hand(game: Game, number: int, versions_read: Collection[str] | None) -> Hand:
+    """Hand ``number``, provided ``versions_read`` (the versions the change was read at; None if it
     does not say) names its current version or the game's: every change to a hand changes the
     game's version too, so a phone that read the whole game may change a hand as safely as one
     that read the hand."""
     hand = numbered_hand(game, number)
-    if read_at is None:
+    if versions_read is None:
         raise VersionRequired(
             N_("This change must say which version of the hand (or the game) it was read at.")
         )
-    if hand.etag not in read_at and game.etag not in read_at:
+    if hand.etag not in versions_read and game.etag not in versions_read:
         raise StaleVersion(
             N_(
                 "Hand %(number)s changed since you read it: read it again, then apply your "

@@ -22,7 +22,7 @@ def locking(statement: Select[Any]) -> Select[Any]:
     return statement.with_for_update(of=Game).execution_options(populate_existing=True)
 
 
-def keyed(statement: Select[Any]) -> Select[Any]:
+def with_key_record(statement: Select[Any]) -> Select[Any]:
     """``statement`` (one game, its row locked) with, beside the game, the record of the key
     bound as ``:idempotency_key`` (None if the key is new, or with no key): the key is looked up
     in the locking query, with no statement of its own while the lock is held. Built once, when
@@ -37,7 +37,7 @@ def keyed(statement: Select[Any]) -> Select[Any]:
 
 
 KEY_PARAMETER = "idempotency_key"
-"""The name :func:`keyed` binds the request's key to."""
+"""The name :func:`with_key_record` binds the request's key to."""
 
-Locked = tuple[Game, IdempotencyRecord | None]
-"""A game locked by a :func:`keyed` query, and its key's record."""
+LockedWithKey = tuple[Game, IdempotencyRecord | None]
+"""A game locked by a :func:`with_key_record` query, and its key's record."""

@@ -84,8 +84,8 @@ def authorized_row(
     statement: Select[Any], table_id: int, game_id: int, parameters: Mapping[str, Any] = {}
 ) -> tuple[Any, ...]:
     """The row :func:`authorized_game` reads, for a ``statement`` that selects more beside the
-    game (an idempotency key's record, :func:`scorekeeper.storage.locks.keyed`), bound with
-    ``parameters`` too."""
+    game (an idempotency key's record, :func:`scorekeeper.storage.locks.with_key_record`),
+    bound with ``parameters`` too."""
     row: Row[Any] | None = (
         db.session.execute(statement, {**_parameters(table_id, game_id), **parameters})
         .unique()

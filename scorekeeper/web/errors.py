@@ -14,6 +14,7 @@ from engine.errors import IllegalMove, InvalidReport
 from engine.problems import Problem, ProblemCode
 from engine.report import variant_problem
 from engine.rules import UnknownVariant, UnsupportedPlayerCount
+from engine.sentences import N_
 from scorekeeper.services.refusals import (
     GameClosed,
     InvalidRequest,
@@ -26,7 +27,7 @@ from scorekeeper.services.refusals import (
     VersionRequired,
 )
 from scorekeeper.storage.extensions import db
-from scorekeeper.web.i18n import N_, gettext, say
+from scorekeeper.web.i18n import gettext, say
 from scorekeeper.web.problems import (
     PROBLEM_JSON,
     problem_document,

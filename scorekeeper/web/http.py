@@ -29,7 +29,7 @@ from engine.sentences import N_
 from scorekeeper.schemas import load
 from scorekeeper.services.refusals import InvalidRequest
 from scorekeeper.storage.extensions import db
-from scorekeeper.storage.locks import Locked
+from scorekeeper.storage.locks import LockedWithKey
 from scorekeeper.storage.models import Game, IdempotencyRecord, utcnow
 from scorekeeper.web.errors import REFUSALS
 from scorekeeper.web.transactions import start_over
@@ -45,7 +45,7 @@ ANSWERED: tuple[type[Exception], ...] = (HTTPException, *REFUSALS)
 """The refusals, and Werkzeug's HTTP errors: after one of these an idempotent write looks
 again for the record its key may have been given meanwhile."""
 
-Produced = tuple[int, dict[str, Any], str | None, str | None]
+Answer = tuple[int, dict[str, Any], str | None, str | None]
 """What a write view produces: the status, the JSON body, the Location and the ETag (or None)."""
 
 
@@ -90,11 +90,14 @@ def respond(
     return response
 
 
-def read_at() -> frozenset[str] | None:
-    """The entity tags the request's ``If-Match`` names, the versions a change was read at:
-    None without the header or with ``*``, which says nothing of what was read; a weak tag never
-    matches (RFC 9110's strong comparison), so one names no version."""
+def versions_read() -> frozenset[str] | None:
+    """The versions a change was read at, for every write that can race: the entity tags the
+    request's ``If-Match`` names (the API), else the one a page's form carries in its ``etag``
+    field. None without either, or with ``*``, which says nothing of what was read; a weak tag
+    never matches (RFC 9110's strong comparison), so one names no version."""
     header = request.headers.get("If-Match")
+    if header is None and request.form.get("etag"):
+        return frozenset({request.form["etag"].replace('"', "")})
     etags = parse_etags(header)
     return None if header is None or etags.star_tag else frozenset(etags.as_set())
 
@@ -107,7 +110,7 @@ def not_modified(etag: str) -> Response:
 
 
 def idempotent(
-    table_id: int, lock: Callable[[str | None], Locked], produce: Callable[[Game], Produced]
+    table_id: int, lock: Callable[[str | None], LockedWithKey], produce: Callable[[Game], Answer]
 ) -> Response:
     """Run a write once per ``Idempotency-Key``: a retry with the same key and body gets the first
     answer again (its status, body, Location and ETag), and nothing is recorded twice; the same
@@ -117,8 +120,8 @@ def idempotent(
     and the offline queue's too, :func:`idempotent_form`): two requests with one key on one
     game queue on the game instead of each holding what the other waits for. ``lock(key)``
     locks the game and finds the key's record in one query
-    (:func:`scorekeeper.storage.locks.keyed`); the key's record is inserted with the answer in
-    the write's transaction, so either both are stored or neither.
+    (:func:`scorekeeper.storage.locks.with_key_record`); the key's record is inserted with the
+    answer in the write's transaction, so either both are stored or neither.
 
     A retry arriving while the first request is still writing waits on the game's lock. The
     record the first request commits meanwhile is not in the locking query's answer (on
@@ -162,7 +165,7 @@ def idempotent(
 def idempotent_form(
     table_id: int,
     done: str,
-    lock: Callable[[str | None], Locked],
+    lock: Callable[[str | None], LockedWithKey],
     produce: Callable[[Game], ResponseReturnValue],
 ) -> BaseResponse:
     """A page form's write, run once per ``Idempotency-Key`` as :func:`idempotent` runs the

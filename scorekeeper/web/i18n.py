@@ -19,8 +19,7 @@ from werkzeug.wrappers import Response
 from engine.cards import Card
 from engine.categories import Category
 from engine.problems import Problem
-from engine.sentences import N_ as N_  # the marker, for the app as for the engine
-from engine.sentences import Fact, Sentence
+from engine.sentences import N_, Fact, Sentence
 from engine.vocabulary import Language, card_name, category_name
 from scorekeeper.web.catalogs import DOMAIN, compiled_catalogs
 from scorekeeper.web.security import ONE_YEAR, is_https

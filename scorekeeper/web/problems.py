@@ -7,7 +7,8 @@ from http import HTTPStatus
 from typing import Any
 
 from engine.problems import Problem
-from scorekeeper.web.i18n import N_, ngettext, say
+from engine.sentences import N_
+from scorekeeper.web.i18n import ngettext, say
 
 PROBLEM_JSON = "application/problem+json"
 REPORT_REFUSED = "/problems/report-refused"
