@@ -11,6 +11,13 @@ The seeds and tokens are stored as they are: a seed tells every deal of a virtua
 API gives the document only when no virtual game of the table is in progress (the CLI, run by
 whoever runs the server, gives it always); token hashes open nothing (:mod:`scorekeeper.web.auth`).
 :mod:`scorekeeper.documents.importing` reads the document back.
+
+How the document grows. A field the import can do without is added within a version: optional,
+its absence given a meaning in ``TableExport`` (openapi.yaml), and read by the import whether it
+is there or not. Anything else (a field the import needs, a meaning changed, a field removed) is
+a new :data:`VERSION`, and the import goes on reading every older version it can rebuild a table
+from. An app refuses a field it does not know (the schemas are strict, so a misspelt field is
+never silently dropped): a document moves to an app at least as new as the one that wrote it.
 """
 
 from __future__ import annotations
