@@ -231,46 +231,35 @@ def test_a_failed_commit_keeps_nothing_it_touched(
     assert seat.read(view["next_move"]) == played.get_json()
 
 
-def test_a_game_changed_but_not_committed_is_not_put_back(table: TableAccess, app: Flask) -> None:
-    """A block that plays a move and leaves it uncommitted must not cache a game the database
-    may never see."""
-    body, seats = started(table, SIX)
-    game_id, view = body["game"]["id"], seats[0].read()
+def play_first_move_in_a_block(app: Flask, game_id: int, view: dict[str, Any]) -> None:
+    """Inside the app's context: the seat's first legal move played on the engine's game and
+    stored, not committed; the cache must not hold the game yet."""
     wire = view["state"]["legal_moves"][0]
-    with app.app_context():
-        stored = db.session.get(Game, game_id)
-        assert stored is not None
-        with virtual.engine_games.engine_game(stored) as played:
-            played.apply(move_from_dict(wire), 0)
-            db.session.add(
-                VirtualMove(game_id=game_id, number=view["next_move"], seat=0, move=wire)
-            )
-        assert game_id not in cache_of(app)
-        db.session.rollback()
-        assert game_id not in cache_of(app)
-    assert seats[0].read() == view
+    stored = db.session.get(Game, game_id)
+    assert stored is not None
+    with virtual.engine_games.engine_game(stored) as played:
+        played.apply(move_from_dict(wire), 0)
+        db.session.add(VirtualMove(game_id=game_id, number=view["next_move"], seat=0, move=wire))
+    assert game_id not in cache_of(app)
 
 
-def test_a_game_changed_goes_back_to_the_cache_when_its_change_is_committed(
-    table: TableAccess, app: Flask
+@pytest.mark.parametrize("commits", [False, True])
+def test_a_changed_game_goes_back_to_the_cache_once_its_change_is_committed(
+    table: TableAccess, app: Flask, commits: bool
 ) -> None:
-    """The cache learns of the commit from the session: nobody puts the game back for it."""
+    """The cache learns of the commit from the session, nobody puts the game back for it; a
+    change rolled back leaves the cache without the game the database never saw."""
     body, seats = started(table, SIX)
     game_id, view = body["game"]["id"], seats[0].read()
-    wire = view["state"]["legal_moves"][0]
     with app.app_context():
         cache_of(app).clear()
-        stored = db.session.get(Game, game_id)
-        assert stored is not None
-        with virtual.engine_games.engine_game(stored) as played:
-            played.apply(move_from_dict(wire), 0)
-            db.session.add(
-                VirtualMove(game_id=game_id, number=view["next_move"], seat=0, move=wire)
-            )
-        assert game_id not in cache_of(app)
-        db.session.commit()
-        assert game_id in cache_of(app)
-    assert seats[0].read()["next_move"] == view["next_move"] + 1
+        play_first_move_in_a_block(app, game_id, view)
+        if commits:
+            db.session.commit()
+        else:
+            db.session.rollback()
+        assert (game_id in cache_of(app)) is commits
+    assert seats[0].read()["next_move"] == view["next_move"] + commits
 
 
 @pytest.mark.parametrize("tamper", ["ahead", "another last move", "dealt from another seed"])
