@@ -52,7 +52,7 @@ class _CountedReplays(list[int]):
 def replays(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Every replay from the seed, as the number of moves it replayed."""
     counted = _CountedReplays()
-    monkeypatch.setattr(virtual.engine_games, "VirtualGame", counted)
+    monkeypatch.setattr(virtual.replay, "VirtualGame", counted)
     return counted
 
 
@@ -237,7 +237,7 @@ def play_first_move_in_a_block(app: Flask, game_id: int, view: dict[str, Any]) -
     wire = view["state"]["legal_moves"][0]
     stored = db.session.get(Game, game_id)
     assert stored is not None
-    with virtual.engine_games.engine_game(stored) as played:
+    with virtual.replay.engine_game(stored) as played:
         played.apply(move_from_dict(wire), 0)
         db.session.add(VirtualMove(game_id=game_id, number=view["next_move"], seat=0, move=wire))
     assert game_id not in cache_of(app)

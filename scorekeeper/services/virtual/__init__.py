@@ -1,7 +1,7 @@
 """Virtual games: played in the app, move by move, against computer players or each other.
 
 Each action a view takes is one call here, which owns the game's lock, brings the engine's game
-back once (:mod:`~scorekeeper.services.virtual.engine_game`), plays
+back once (:mod:`~scorekeeper.services.virtual.replay`), plays
 (:mod:`~scorekeeper.services.virtual.moves`) and answers what the seat now sees
 (:mod:`~scorekeeper.services.virtual.sight`). A game's life and its seats are
 :mod:`~scorekeeper.services.virtual.lifecycle`. Nothing here commits: the request's transaction
@@ -21,11 +21,10 @@ from engine.sentences import N_
 from engine.view import SeatView, seat_view
 from scorekeeper.services.operations import invalid_request
 from scorekeeper.services.refusals import NotNow
-from scorekeeper.services.virtual import engine_game as engine_games
-from scorekeeper.services.virtual import lifecycle, moves, sight
-from scorekeeper.services.virtual.engine_game import engine_game, virtual_game
-from scorekeeper.services.virtual.lifecycle import COMPUTERS, seat_of_token
+from scorekeeper.services.virtual import lifecycle, moves, replay, sight
+from scorekeeper.services.virtual.lifecycle import COMPUTERS
 from scorekeeper.services.virtual.moves import suggest
+from scorekeeper.services.virtual.replay import engine_game, virtual_game
 from scorekeeper.services.virtual.sight import GameSight, SeatSight, game_sight
 from scorekeeper.storage.models import Game, GameStatus, Table
 
@@ -34,7 +33,6 @@ __all__ = [
     "GameSight",
     "Hint",
     "SeatSight",
-    "engine_games",
     "hand_to_computer",
     "hint",
     "lifecycle",
@@ -44,7 +42,7 @@ __all__ = [
     "record",
     "rematch",
     "reissue",
-    "seat_of_token",
+    "replay",
     "sight",
     "sight_of",
     "stand_in_hands",

@@ -176,13 +176,3 @@ def _check_seats(table: Table, rules: Rules, seats: Sequence[Mapping[str, Any]])
         refuse("/seats", N_("At least one seat must be a player of the table."))
     if problems:
         raise InvalidRequest(problems)
-
-
-def seat_of_token(game: Game, token: str) -> int | None:
-    """The seat whose token ``token`` is, in ``game``."""
-    digest = token_hash(token)
-    for side in game.sides:
-        for seat in side.seats:
-            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
-                return seat.seat
-    return None
