@@ -52,6 +52,7 @@ def read_report(data: Mapping[str, Any]) -> tuple[Rules, HandReport, HandScore]:
     The JSON types are expected to be right (the boundary schema sees to that); everything the
     rules say about the content is checked here, and all problems are raised together.
     """
+    rules: Rules | None  # declared, or mypyc infers the type None and will not compile it
     rules, problems = read_rules(data)
     report, reading_problems = read_hand_report(data)
     problems += reading_problems
