@@ -8,8 +8,10 @@ PORT ?= 5000
 # The engine compiled by mypyc (setup.py decides what and how), built beside the source and never
 # installed: the editable install stays pure Python. The compiled test run and the benchmark put it
 # first on PYTHONPATH. Rebuilt only when an engine file (or setup.py, pyproject.toml) is newer.
+# The reference players (reference/, no package of the wheel) are compiled into the same tree,
+# their own group beside the engine's, for the benchmarks and the compiled test run.
 COMPILED := build/compiled
-ENGINE_SOURCES := $(shell find engine -name '*.py')
+ENGINE_SOURCES := $(shell find engine reference -name '*.py')
 # The tests that play the engine, run again on the compiled engine: the engine's own, the API's
 # (virtual games, scoring) and the command line's (simulate, with worker processes). Not the
 # doctests (pytest reads them from the .py files, so they cannot test the compiled modules) nor
@@ -94,14 +96,15 @@ compiled: $(VENV)/.installed-compiler
 		echo "No compiled engine: $$reason."; \
 	fi
 
-# The whole engine package: every .py copied, then the extension modules built next to them
-# (an extension module is imported before a .py of the same name).
+# The whole engine package and the reference players: every .py copied, then the extension
+# modules built next to them (an extension module is imported before a .py of the same name).
 $(COMPILED)/.built: setup.py pyproject.toml $(ENGINE_SOURCES) | $(VENV)/.installed-compiler
 	rm -rf $(COMPILED)
 	mkdir -p $(COMPILED)
 	cp -R engine $(COMPILED)/engine
-	ENGINE_COMPILE=1 $(BIN)/python setup.py --quiet build_ext --build-lib $(COMPILED) \
-		--build-temp build/temp
+	cp -R reference $(COMPILED)/reference
+	ENGINE_COMPILE=1 COMPILE_REFERENCE=1 $(BIN)/python setup.py --quiet build_ext \
+		--build-lib $(COMPILED) --build-temp build/temp
 	touch $@
 
 bench: $(VENV)/.installed-test compiled

@@ -9,6 +9,11 @@ Makefile does) always stays pure, so that editing a ``.py`` file takes effect.
 ``ENGINE_COMPILE=0`` forces pure Python; ``ENGINE_COMPILE=1`` makes a failure to compile an
 error instead (the Makefile's compiled build in ``build/compiled``).
 
+The reference players (``reference/``: research code the app never plays) are no package of the
+project and never go into a wheel. ``COMPILE_REFERENCE=1``, which only the Makefile's build in
+``build/compiled`` sets, compiles them too, as a group of their own beside the engine's, so that
+the benchmarks and the compiled test run play them at the compiled engine's speed.
+
     python setup.py why_not_compiled    # why the engine cannot be compiled here, if so
 """
 
@@ -35,6 +40,12 @@ def compiled_modules() -> list[str]:
     pure = set(settings["tool"]["compiled-engine"]["pure"])
     modules = [path.relative_to(HERE).as_posix() for path in (HERE / "engine").rglob("*.py")]
     return sorted(set(modules) - pure)
+
+
+def reference_modules() -> list[str]:
+    """The reference players' modules (paths from here): compiled only under
+    ``COMPILE_REFERENCE=1``, never into a wheel."""
+    return sorted(path.relative_to(HERE).as_posix() for path in (HERE / "reference").rglob("*.py"))
 
 
 def why_not_compiled() -> str | None:
@@ -83,6 +94,15 @@ def engine_extensions() -> list[Any]:
         return []
     from mypyc.build import mypycify
 
+    if os.environ.get("COMPILE_REFERENCE") == "1":
+        print("engine and reference players: compiling with mypyc", file=sys.stderr)
+        engine, reference = compiled_modules(), reference_modules()
+        return mypycify(
+            engine + reference,
+            opt_level="3",
+            separate=[(engine, "engine"), (reference, "reference")],
+            target_dir="build/mypyc",
+        )
     print("engine: compiling with mypyc", file=sys.stderr)
     return mypycify(
         compiled_modules(), opt_level="3", group_name="engine", target_dir="build/mypyc"

@@ -4,10 +4,11 @@ The search player rolls the strong heuristics out over deals of the cards it has
 benchmark plays it against the strong player with the search widened one step at a time, up to
 deals that cheat:
 
-- ``search``: the player as shipped (turns late in the hand, the seat's own knowledge);
+- ``search``: the player as shipped (:class:`engine.players.search.SearchPlayer`: turns late in
+  the hand, the seat's own knowledge); the other rows are :class:`reference.search.SearchVariant`;
 - ``every turn``: every turn searched, still the seat's own knowledge;
 - ``reads the rival``: every turn, the deals weighted by what the rival's moves revealed
-  (:mod:`engine.players.inference`: a remedy it did not play when stopped, a coup-fourré it
+  (:mod:`reference.inference`: a remedy it did not play when stopped, a coup-fourré it
   did not declare, distance it did not drive), all a player may infer;
 - ``knows the hand``: every turn, the rival's hand dealt as it is (the draw pile still shuffled),
   the most any reading of the rival's play could tell;
@@ -44,13 +45,15 @@ from typing import Any
 
 sys.path.append(str(Path(__file__).resolve().parent.parent))  # after PYTHONPATH's compiled engine
 
-from engine.players import make_player  # noqa: E402
-from engine.players.inference import weighted_deal  # noqa: E402
-from engine.players.search import SearchPlayer, seat_knowledge  # noqa: E402
+from engine.players import ComputerPlayer  # noqa: E402
+from engine.players.search import SearchPlayer  # noqa: E402
 from engine.rules import Rules  # noqa: E402
 from engine.state import HandState  # noqa: E402
 from engine.view import SeatView  # noqa: E402
 from engine.virtual_game import VirtualGame  # noqa: E402
+from reference import make_player  # noqa: E402
+from reference.inference import weighted_deal  # noqa: E402
+from reference.search import SearchVariant, seat_knowledge  # noqa: E402
 from scorekeeper.commands.simulate import wilson  # noqa: E402
 
 EVERY_TURN = 10_000
@@ -70,19 +73,24 @@ def the_real_hands(view: SeatView, rng: Random) -> HandState:
     return state
 
 
-def knows_the_hand_and_play(rng: Random, against: str) -> SearchPlayer:
+def as_shipped(rng: Random, against: str) -> ComputerPlayer:
+    """The engine's search player, the one the app plays."""
+    return SearchPlayer(rng)
+
+
+def knows_the_hand_and_play(rng: Random, against: str) -> ComputerPlayer:
     """Every turn, the rival's hand known and its playouts played by the rival's own program:
     the search with all a player could ever learn of its rival, and more."""
     rivals = partial(make_player, against)
-    return SearchPlayer(rng, late=EVERY_TURN, dealer=the_real_hands, rivals=rivals)
+    return SearchVariant(rng, late=EVERY_TURN, dealer=the_real_hands, rivals=rivals)
 
 
-def _settings(**settings: Any) -> Callable[[Random, str], SearchPlayer]:
-    return lambda rng, against: SearchPlayer(rng, **settings)
+def _settings(**settings: Any) -> Callable[[Random, str], ComputerPlayer]:
+    return lambda rng, against: SearchVariant(rng, **settings)
 
 
-ROWS: dict[str, Callable[[Random, str], SearchPlayer]] = {
-    "search": _settings(),
+ROWS: dict[str, Callable[[Random, str], ComputerPlayer]] = {
+    "search": as_shipped,
     "every turn": _settings(late=EVERY_TURN, dealer=seat_knowledge),
     "reads the rival": _settings(late=EVERY_TURN, dealer=weighted_deal),
     "knows the hand": _settings(late=EVERY_TURN, dealer=the_real_hands),

@@ -3,15 +3,16 @@
     PYTHONPATH=build/compiled .venv/bin/python benchmarks/tune_strong.py [--games 2000] [--passes 2]
 
 A coordinate search over :class:`engine.players.strong.Weights`: each weight in turn is scaled
-up and down, and a change is kept when it wins more games against the references (``classic``,
-BSD mille's computer, and ``contest``, mille-ai's contest winner), 2 seats, default rules,
-games to 5,000, seats alternating. Every trial plays the same games (common random numbers), so
-a difference between two trials is the weights' and not the deals'.
+up and down, and a change is kept when it wins more games against the references of
+``reference/`` (``classic``, BSD mille's computer, and ``contest``, mille-ai's contest winner),
+2 seats, default rules, games to 5,000, seats alternating. Every trial plays the same games
+(common random numbers), so a difference between two trials is the weights' and not the deals'.
 
 The tuning seeds (``--seed``, 7000 by default) are disjoint from the seed the README's figures
-are measured with (``scorekeeper simulate --seed 2026``): ``simulate`` derives each game's seed
-from its seed and the game's number, so two different seeds share no game. Run it on the
-compiled engine (``make compiled``): a trial of 2,000 games takes a few seconds there.
+are measured with (``benchmarks/match.py --seed 2026``, the games ``scorekeeper simulate``
+plays): each game's seed derives from the seed and the game's number, so two different seeds
+share no game. Run it on the compiled engine (``make compiled``): a trial of 2,000 games takes a
+few seconds there.
 """
 
 from __future__ import annotations
@@ -26,10 +27,10 @@ from random import Random
 
 sys.path.append(str(Path(__file__).resolve().parent.parent))  # after PYTHONPATH's compiled engine
 
-from engine.players import make_player  # noqa: E402
 from engine.players.strong import DEFAULT, StrongPlayer, Weights  # noqa: E402
 from engine.rules import Rules  # noqa: E402
 from engine.virtual_game import VirtualGame  # noqa: E402
+from reference import make_player  # noqa: E402
 from scorekeeper.commands.simulate import wilson  # noqa: E402
 
 REFERENCES = ("classic", "contest")

@@ -213,7 +213,8 @@ class SeatView:
     def moves(self) -> list[tuple[int, Move]]:
         """Every move of the hand so far, in order, as (seat, move): each made in view of the
         table (a draw is no move: which card a seat drew is its own). The live list, for
-        reading only; what a seat may infer from it is :mod:`engine.players.inference`'s."""
+        reading only; what a seat may infer from it is its player's own reading (the search's
+        research lever, ``reference/inference.py``)."""
         return self._state.events
 
     def unseen(self) -> Counter[Card]:

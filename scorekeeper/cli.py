@@ -155,8 +155,8 @@ def render_sheet(sheet: dict[str, Any]) -> str:
     "names",
     default="greedy,random",
     show_default=True,
-    help="Computer players, comma-separated: random, greedy, strong, search, and the reference "
-    "opponents classic (after BSD mille) and contest (after the mille-ai contest winner).",
+    help="Computer players, comma-separated: random, greedy, strong, search (the reference "
+    "opponents classic and contest play in benchmarks/match.py, from a source checkout).",
 )
 @click.option("--seats", type=click.Choice(["2", "3", "4", "6"]), default="2", show_default=True)
 @click.option("--games", type=click.IntRange(1, 1_000_000), default=100, show_default=True)

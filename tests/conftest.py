@@ -11,7 +11,9 @@ the PostgreSQL database emptied. The migrations themselves are run by the tests 
 The engine the tests use is checked before any test runs: with ``ENGINE_EXPECT_COMPILED=1`` (the
 Makefile's compiled run) every engine module but those pyproject.toml leaves pure must have been
 imported from a mypyc extension module, so a silent fall-back to Python cannot pass as compiled;
-otherwise none may have been, so the pure run (doctests included) tests the source as it is.
+otherwise none may have been, so the pure run (doctests included) tests the source as it is. The
+reference players (``reference/``, which the Makefile compiles beside the engine for the compiled
+run and the benchmarks, never into a wheel) are held to the same.
 """
 
 from __future__ import annotations
@@ -43,13 +45,19 @@ EXPECT_COMPILED = os.environ.get("ENGINE_EXPECT_COMPILED") == "1"
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def engine_modules() -> dict[str, str]:
-    """Every module of the engine package, imported: the file each was loaded from."""
-    import engine
+COMPILED_PACKAGES = ("engine", "reference")
+"""The packages the Makefile's build compiles: the engine, and the reference players beside it."""
 
-    files = {"engine": str(engine.__file__)}
-    for module in pkgutil.walk_packages(engine.__path__, "engine."):
-        files[module.name] = str(importlib.import_module(module.name).__file__)
+
+def engine_modules() -> dict[str, str]:
+    """Every module of the engine package and of the reference players, imported: the file each
+    was loaded from."""
+    files = {}
+    for name in COMPILED_PACKAGES:
+        package = importlib.import_module(name)
+        files[name] = str(package.__file__)
+        for module in pkgutil.walk_packages(package.__path__, f"{name}."):
+            files[module.name] = str(importlib.import_module(module.name).__file__)
     return files
 
 
@@ -73,18 +81,19 @@ def pytest_configure(config: pytest.Config) -> None:
         )
         if wrong or not any(map(is_compiled, files.values())):
             raise pytest.UsageError(
-                "ENGINE_EXPECT_COMPILED=1, but these engine modules were imported from Python "
+                "ENGINE_EXPECT_COMPILED=1, but these modules were imported from Python "
                 f"source, not from extension modules: {', '.join(wrong) or 'all'} (the engine "
-                f"package came from {Path(files['engine']).parent}; build it with `make compiled` "
-                "and put build/compiled first on PYTHONPATH)"
+                f"package came from {Path(files['engine']).parent}, the reference players from "
+                f"{Path(files['reference']).parent}; build both with `make compiled` and put "
+                "build/compiled first on PYTHONPATH)"
             )
     else:
         wrong = sorted(name for name, file in files.items() if is_compiled(file))
         if wrong:
             raise pytest.UsageError(
-                f"the pure run imported compiled engine modules: {', '.join(wrong)} (from "
+                f"the pure run imported compiled modules: {', '.join(wrong)} (the engine from "
                 f"{Path(files['engine']).parent}); set ENGINE_EXPECT_COMPILED=1 to test a "
-                "compiled engine, or remove the extension modules built into engine/"
+                "compiled engine, or remove the extension modules built into engine/ or reference/"
             )
 
 
@@ -94,11 +103,11 @@ def pytest_report_header(config: pytest.Config) -> str:
     where = folder.relative_to(ROOT) if folder.is_relative_to(ROOT) else folder
     compiled = sorted(name for name, file in files.items() if is_compiled(file))
     if not compiled:
-        return f"engine: pure Python, from {where or '.'}"
+        return f"engine and reference players: pure Python, from {where or '.'}"
     pure = sorted(set(files) - set(compiled))
     return (
-        f"engine: {len(compiled)} of {len(files)} modules compiled by mypyc, from {where}; "
-        f"left pure: {', '.join(pure)}"
+        f"engine and reference players: {len(compiled)} of {len(files)} modules compiled by "
+        f"mypyc, from {where}; left pure: {', '.join(pure)}"
     )
 
 

@@ -17,6 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
+
+from scorekeeper.cli import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 IN_CI = os.environ.get("CI") == "true"
@@ -93,6 +96,21 @@ def test_the_search_ceiling_benchmark_plays_its_rows_against_a_reference() -> No
     )
     assert re.search(r"^search player vs classic +games", stdout, re.MULTILINE), stdout
     assert re.search(r"^search +2 +\d+\.\d% +\d+\.\d%–\d+\.\d%$", stdout, re.MULTILINE), stdout
+
+
+def test_the_match_benchmark_plays_the_reference_opponents_as_simulate_plays() -> None:
+    """The reference opponents, which ``scorekeeper simulate`` does not know, play in worker
+    processes; the app's players come out as the command's own table prints them."""
+    stdout = printed(
+        "match.py", *"--players strong,classic,contest --seats 3 --games 3 --workers 2".split()
+    )
+    for name in ("strong", "classic", "contest"):
+        row = rf"^{name} +3 +\d+\.\d +\d+\.\d% +\d+\.\d%–\d+\.\d% +\d+\.\d  "
+        assert re.search(row, stdout, re.MULTILINE), (name, stdout)
+    arguments = ["--players", "strong,greedy", "--games", "4", "--seed", "3"]
+    command = CliRunner().invoke(cli, ["simulate", *arguments])
+    assert command.exit_code == 0, command.output
+    assert printed("match.py", *arguments) == command.stdout
 
 
 def test_the_simulate_benchmark_prints_each_command_against_the_reference() -> None:

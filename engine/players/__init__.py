@@ -1,6 +1,8 @@
 """Computer players: each chooses among the legal moves from what its seat may see.
 
 Every player is built with its own ``random.Random``, so a game is reproducible from its seed.
+These are the players the app plays; the reference opponents they are measured against are not
+part of the engine (``reference/`` in a source checkout, with its own registry).
 """
 
 from __future__ import annotations
@@ -27,9 +29,7 @@ class ComputerPlayer(Protocol):
 
 
 def make_player(name: str, rng: Random) -> ComputerPlayer:
-    """A computer player by its registry name."""
-    from engine.players.classic import ClassicPlayer
-    from engine.players.contest import ContestPlayer
+    """A computer player by its registry name: one the app plays."""
     from engine.players.greedy import GreedyPlayer
     from engine.players.random_player import RandomPlayer
     from engine.players.search import SearchPlayer
@@ -40,8 +40,6 @@ def make_player(name: str, rng: Random) -> ComputerPlayer:
         GreedyPlayer.name: GreedyPlayer,
         StrongPlayer.name: StrongPlayer,
         SearchPlayer.name: SearchPlayer,
-        ClassicPlayer.name: ClassicPlayer,
-        ContestPlayer.name: ContestPlayer,
     }
     try:
         return registry[name](rng)

@@ -3,8 +3,9 @@ the extension: what a good table player does, without looking ahead.
 
 Every legal move gets a value in points, roughly what it is worth to the side, and the best is
 played. The order of those values is the player's strategy, learnt from the classic programs and
-then measured against faithful references of them (``classic``, ``contest``; tuned with
-``benchmarks/tune_strong.py`` on seeds of its own, judged with ``scorekeeper simulate``):
+then measured against faithful references of them (``classic``, ``contest`` in ``reference/``;
+tuned with ``benchmarks/tune_strong.py`` on seeds of its own, judged with
+``benchmarks/match.py``):
 
 - a safety laid in turn costs nothing (the same seat plays again), so one is laid at once when
   no coup-fourré can come of it any more, when it cures what shows, before completing the trip,

@@ -9,14 +9,14 @@ from __future__ import annotations
 import math
 import multiprocessing
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from random import Random
 from typing import Any
 
 from engine.categories import Category
-from engine.players import make_player
+from engine.players import ComputerPlayer, make_player
 from engine.rules import Rules
 from engine.virtual_game import VirtualGame
 
@@ -28,6 +28,10 @@ BONUSES = (
     Category.TRIP,
 )
 """The bonuses a summary counts: hands in which a side earned each."""
+
+PlayerMaker = Callable[[str, Random], ComputerPlayer]
+"""Builds a computer player by its name: the engine's registry (:func:`make_player`) unless a
+caller brings its own (the benchmarks' and tests' reference opponents)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,13 +107,15 @@ def simulate(
     workers: int = 1,
     *,
     records: bool = False,
+    make: PlayerMaker = make_player,
 ) -> Iterator[Played]:
     """Play ``games`` games; yield each one's summary, with its record if ``records``, in order.
 
     Each game's seed derives from ``seed`` and its number alone, so the results are the same
-    whatever the number of worker processes.
+    whatever the number of worker processes. ``make`` builds the players by name (a module's
+    function, so that worker processes can be sent it).
     """
-    play = partial(play_game, names, players, seed, variants, records)
+    play = partial(play_game, names, players, seed, variants, records, make)
     if workers <= 1:
         yield from map(play, range(games))
         return
@@ -126,15 +132,14 @@ def play_game(
     seed: int,
     variants: dict[str, str],
     records: bool,
+    make: PlayerMaker,
     number: int,
 ) -> Played:
     """Game ``number`` of a simulation, played to its end."""
     rules = Rules.for_players(players, variants)
     kinds = seating(names, players, number)
     game_seed = Random(f"{seed}/{number}").getrandbits(64)
-    computers = [
-        make_player(kind, Random(f"{game_seed}/{seat}")) for seat, kind in enumerate(kinds)
-    ]
+    computers = [make(kind, Random(f"{game_seed}/{seat}")) for seat, kind in enumerate(kinds)]
     game = VirtualGame(rules, game_seed, names=[kinds[side] for side in range(rules.sides)])
     game.play(computers)
     sheet = game.sheet

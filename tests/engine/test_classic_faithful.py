@@ -21,7 +21,10 @@ from typing import Any
 import pytest
 
 from engine.moves import Move
-from engine.players.classic import (
+from engine.rules import Rules
+from engine.view import SeatView
+from engine.virtual_game import VirtualGame
+from reference.classic import (
     C_25,
     C_50,
     C_100,
@@ -40,9 +43,6 @@ from engine.players.classic import (
     calcmove,
     onecard,
 )
-from engine.rules import Rules
-from engine.view import SeatView
-from engine.virtual_game import VirtualGame
 
 FIXTURE = Path(__file__).parent / "fixtures" / "classic_decisions.json.gz"
 GAMES: list[dict[str, Any]] = json.loads(gzip.decompress(FIXTURE.read_bytes()))["games"]
@@ -92,7 +92,7 @@ class Checked:
     """A classic seat: the port decides, and must decide as comp.c did."""
 
     def __init__(self, seat: int, seed: int, replay: Replay) -> None:
-        self.player = ClassicPlayer(Random(f"{seed}/{seat}"))  # as make_player builds it
+        self.player = ClassicPlayer(Random(f"{seed}/{seat}"))  # as reference.make_player builds it
         self.name = self.player.name
         self.seat, self.replay = seat, replay
 

@@ -1,6 +1,6 @@
 """The contest player against KevinAI's own decisions: seeded games whose every contest decision
 the original ``mille-ai`` program (``mille/kevin.py``) made too, asked of the same positions
-mapped to its state as :mod:`engine.players.contest` describes, choosing among the moves its own
+mapped to its state as :mod:`reference.contest` describes, choosing among the moves its own
 game's ``findValidPlays`` lists there that the engine allows too (recorded in
 ``fixtures/contest_decisions.json.gz``). Replayed with the Python reference, each game unfolds the
 same way only if every decision agrees; the first that does not is named. The other seats (this
@@ -24,11 +24,11 @@ import pytest
 from engine.cards import Card
 from engine.codes import DISTANCE_100
 from engine.moves import CALL, DECLINE, CoupFourre, Discard, Move, Play
-from engine.players import make_player
 from engine.rules import Rules
 from engine.state import HandState, Phase
 from engine.view import SeatView, seat_view
 from engine.virtual_game import VirtualGame
+from reference import make_player
 from tests.engine.positions import position, set_battle
 
 FIXTURE = Path(__file__).parent / "fixtures" / "contest_decisions.json.gz"

@@ -13,11 +13,20 @@ from engine.moves import Discard, Move, Play
 from engine.players import make_player
 from engine.state import HandState
 from engine.view import seat_view
-from scorekeeper.commands.simulate import simulate, tally
+from reference import make_player as make_reference_player
+from scorekeeper.commands.simulate import Tally, simulate, tally
 from tests.engine.positions import position, set_draw_pile, set_hand
 
 C = Card
 REFERENCES = ("classic", "contest")
+
+
+def matches(names: list[str], players: int, games: int) -> dict[str, Tally]:
+    """Each player's record over ``games`` seeded games (``scorekeeper simulate``'s, with the
+    reference registry: ``benchmarks/match.py``)."""
+    return tally(
+        list(simulate(names, players, games, seed=14, variants={}, make=make_reference_player))
+    )
 
 
 def strong_move(state: HandState) -> Move:
@@ -133,7 +142,7 @@ def test_strong_is_at_least_a_match_for_each_reference_seats_swapped(reference: 
     for decision (test_classic_faithful.py, test_contest_faithful.py). Over these seeded games
     strong wins half or more against each (the README gives the measured shares over 4,000)."""
     games = 400
-    record = tally(list(simulate(["strong", reference], 2, games=games, seed=14, variants={})))
+    record = matches(["strong", reference], 2, games)
     assert record["strong"].games == games
     assert record["strong"].wins / games >= 0.5
 
@@ -141,7 +150,7 @@ def test_strong_is_at_least_a_match_for_each_reference_seats_swapped(reference: 
 @pytest.mark.parametrize("reference", REFERENCES)
 def test_strong_partners_match_a_reference_team(reference: str) -> None:
     games = 200
-    record = tally(list(simulate(["strong", reference], 4, games=games, seed=14, variants={})))
+    record = matches(["strong", reference], 4, games)
     assert record["strong"].wins / games >= 0.5
 
 
@@ -149,7 +158,5 @@ def test_strong_partners_match_a_reference_team(reference: str) -> None:
 def test_strong_wins_more_than_its_share_against_two_reference_sides(players: int) -> None:
     """Three sides: a third of the games is the share of a player no better than the others."""
     games = 90
-    record = tally(
-        list(simulate(["strong", *REFERENCES], players, games=games, seed=14, variants={}))
-    )
+    record = matches(["strong", *REFERENCES], players, games)
     assert record["strong"].wins / games > 1 / 3

@@ -19,13 +19,12 @@ from engine.moves import (
     Play,
 )
 from engine.players import make_player
-from engine.players.search import SETTLED, SearchPlayer, seat_knowledge
-from engine.players.strong import StrongPlayer
+from engine.players.search import SearchPlayer
 from engine.rules import Rules
-from engine.state import HandState, Phase
 from engine.validation import check_report
-from engine.view import SeatView, seat_view
+from engine.view import seat_view
 from engine.virtual_game import VirtualGame
+from reference import make_player as make_reference_player
 from scorekeeper.commands.simulate import simulate, tally
 
 MOVES_IN_A_GAME = 20_000
@@ -61,7 +60,7 @@ def test_players_play_whole_games_by_the_rules(name: str, players: int) -> None:
     accepts, and the game ends."""
     rules = Rules.for_players(players)
     game = VirtualGame(rules, seed=players)
-    computers = [make_player(name, Random(seat)) for seat in range(players)]
+    computers = [make_reference_player(name, Random(seat)) for seat in range(players)]
     for _ in range(MOVES_IN_A_GAME):
         if game.over:
             break
@@ -83,7 +82,7 @@ def test_the_search_player_chooses_legal_moves_reproducibly(players: int) -> Non
     choices = []
     for _ in range(2):
         game = VirtualGame(Rules.for_players(players), seed=players)
-        searcher = SearchPlayer(Random(1), deals=2)
+        searcher = SearchPlayer(Random(1))
         others = [make_player("strong", Random(seat)) for seat in range(players)]
         moves: list[Move] = []
         while not game.over and len(moves) < 40 * players:
@@ -95,35 +94,6 @@ def test_the_search_player_chooses_legal_moves_reproducibly(players: int) -> Non
             game.apply(move, seat)
         choices.append(moves)
     assert choices[0] == choices[1]
-
-
-def test_the_search_deals_only_through_its_dealer_and_early_turns_only_when_told() -> None:
-    """Every deal searched comes from the player's dealer (by default the seat's own view), and
-    an early turn is left to the heuristics unless ``late`` reaches it."""
-    game = VirtualGame(Rules.for_players(2), seed=5)
-    strong = StrongPlayer(Random(0))
-    while not an_open_turn(game.hand, strong):
-        game.apply(strong.choose(seat_view(game.hand, game.hand.to_act)))
-    view = seat_view(game.hand, game.hand.to_act)
-    assert view.draw_pile > 70
-    asked: list[int] = []
-
-    def counting(seen: SeatView, rng: Random) -> HandState:
-        asked.append(seen.seat)
-        return seat_knowledge(seen, rng)
-
-    SearchPlayer(Random(1), deals=3, dealer=counting).choose(view)
-    assert asked == []  # the heuristics' choice stands this early
-    SearchPlayer(Random(1), deals=3, late=view.draw_pile, dealer=counting).choose(view)
-    assert asked == [view.seat] * 3
-
-
-def an_open_turn(hand: HandState, strong: StrongPlayer) -> bool:
-    """A turn of play with a choice the strong heuristics do not settle alone."""
-    view = seat_view(hand, hand.to_act)
-    if view.phase is not Phase.PLAY or len(view.legal_moves) < 2:
-        return False
-    return strong.valued(view)[0][0] < SETTLED
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
@@ -173,6 +143,20 @@ def test_unseen_cards_are_the_deck_less_everything_face_up_and_the_own_hand() ->
 def test_unknown_players_are_refused() -> None:
     with pytest.raises(ValueError, match="no computer player"):
         make_player("oracle", Random(0))
+    with pytest.raises(ValueError, match="no computer player .* the references classic, contest"):
+        make_reference_player("oracle", Random(0))
+
+
+@pytest.mark.parametrize("name", ["classic", "contest"])
+def test_the_engine_plays_only_the_apps_players(name: str) -> None:
+    """The reference opponents are not the engine's: only the reference registry builds them,
+    and it builds the engine's players as the engine does."""
+    with pytest.raises(ValueError, match="there are random, greedy, strong, search$"):
+        make_player(name, Random(0))
+    assert make_reference_player(name, Random(0)).name == name
+    for app_player in ("random", "greedy", "strong", "search"):
+        built = make_reference_player(app_player, Random(0))
+        assert type(built) is type(make_player(app_player, Random(0)))
 
 
 def test_strong_beats_greedy_with_seats_swapped() -> None:

@@ -1,4 +1,5 @@
-"""The search player's reading of the other seats' moves, and its exact endgame."""
+"""The search's research levers (``reference/``): its reading of the other seats' moves, its
+exact endgame, and the chance of winning the game."""
 
 from __future__ import annotations
 
@@ -10,19 +11,20 @@ from engine.cards import Card
 from engine.codes import CODE, ROLL
 from engine.moves import Discard, Play
 from engine.players import make_player
-from engine.players.endgame import Endgame, solvable
-from engine.players.inference import (
+from engine.players.search import hand_margin
+from engine.rules import Rules
+from engine.state import HandState
+from engine.view import SeatView, seat_view
+from engine.virtual_game import VirtualGame
+from reference.endgame import Endgame, solvable
+from reference.inference import (
     STOPPED_DISCARD,
     Clue,
     Reading,
     read,
     weighted_deal,
 )
-from engine.players.search import SearchPlayer, game_chance, hand_margin
-from engine.rules import Rules
-from engine.state import HandState
-from engine.view import SeatView, seat_view
-from engine.virtual_game import VirtualGame
+from reference.search import SearchVariant, game_chance
 from tests.engine.positions import position, set_draw_pile, set_hand
 
 
@@ -153,7 +155,7 @@ def test_the_endgame_solver_gives_up_beyond_its_budget() -> None:
 def test_the_search_player_solves_the_endgame_when_told() -> None:
     state = stop_or_drive()
     view = seat_view(state, 0)
-    assert SearchPlayer(Random(0), solve=100).choose(view) == Play(Card.STOP, 1)
+    assert SearchVariant(Random(0), solve=100).choose(view) == Play(Card.STOP, 1)
 
 
 def test_the_game_chance_weighs_the_hand_by_the_totals() -> None:

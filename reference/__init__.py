@@ -1,0 +1,39 @@
+"""The reference players: research code the app never plays, kept beside the benchmarks.
+
+The app's computer players are the engine's (:func:`engine.players.make_player`: random, greedy,
+strong, search). What they were measured against, and the levers measured and left off, live
+here, outside the installed packages (no wheel ships them): the tests and the benchmarks import
+them from a source checkout.
+
+- :mod:`reference.classic` and :mod:`reference.contest`: the reference opponents, faithful ports
+  of BSD ``mille``'s computer player and of KevinAI, the ``mille-ai`` contest winner;
+- :mod:`reference.search`: the search player with its research levers (:class:`SearchVariant`),
+  among them deals weighted by the rival's moves (:mod:`reference.inference`), hands valued by
+  the chance of winning the game, and the exact end of a two-seat hand (:mod:`reference.endgame`).
+
+``make compiled`` compiles this package with mypyc into ``build/compiled`` beside the engine, for
+the benchmarks and the compiled test run (setup.py, ``COMPILE_REFERENCE=1``).
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+from engine.players import ComputerPlayer
+from engine.players import make_player as make_engine_player
+
+
+def make_player(name: str, rng: Random) -> ComputerPlayer:
+    """A computer player by its registry name: the reference opponents ``classic`` and
+    ``contest``, or one of the engine's (:func:`engine.players.make_player`)."""
+    from reference.classic import ClassicPlayer
+    from reference.contest import ContestPlayer
+
+    if name == ClassicPlayer.name:
+        return ClassicPlayer(rng)
+    if name == ContestPlayer.name:
+        return ContestPlayer(rng)
+    try:
+        return make_engine_player(name, rng)
+    except ValueError as error:
+        raise ValueError(f"{error}, and the references classic, contest") from None
