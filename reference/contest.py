@@ -103,6 +103,7 @@ from engine.codes import (
     STOP,
 )
 from engine.moves import CALL, DECLINE, DISCARD, HAZARD_PLAY, OWN_PLAY, Discard, Move, Play
+from engine.rules import GAME_TARGET
 from engine.state import Phase
 from engine.tableau import Tableau
 from engine.view import SeatView
@@ -537,7 +538,7 @@ def go_for_extension(view: SeatView) -> bool:
             highest = total
     if shutout:
         mine += 500
-    if highest > 5000 and mine <= highest:
+    if highest > GAME_TARGET and mine <= highest:
         return True
     rivals = [view.tableau(side) for side in _opponents(view)]
     return (

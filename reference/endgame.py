@@ -21,7 +21,7 @@ from engine.tableau import Tableau
 NODES = 3_000
 """Positions searched at most for one decision (kept positions aside)."""
 
-Outcome = Callable[[HandState, int], float]
+PlayoutValue = Callable[[HandState, int], float]
 
 _Key = tuple[object, ...]
 
@@ -34,7 +34,7 @@ class Endgame:
     """An exact solver for the rest of a hand, one side's outcome maximised, with what it solved
     kept for the hand (values depend on the side, the outcome and the game totals)."""
 
-    def __init__(self, outcome: Outcome, nodes: int = NODES) -> None:
+    def __init__(self, outcome: PlayoutValue, nodes: int = NODES) -> None:
         self.outcome = outcome
         self.nodes = nodes
         self._values: dict[_Key, float] = {}

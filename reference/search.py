@@ -39,7 +39,7 @@ HAND_LEADER = 1_300
 
 Dealer = Callable[[SeatView, Random], HandState]
 """Where the searched deals come from: a whole hand for a seat's view."""
-Outcome = Callable[[HandState, int], float]
+PlayoutValue = Callable[[HandState, int], float]
 """What a hand played out is worth to a side: the measure the search maximises."""
 
 
@@ -80,7 +80,7 @@ class SearchVariant:
         candidates: int = CANDIDATES,
         late: int = LATE,
         dealer: Dealer = seat_knowledge,
-        outcome: Outcome = hand_margin,
+        outcome: PlayoutValue = hand_margin,
         solve: int = 0,
         rivals: Callable[[Random], ComputerPlayer] = StrongPlayer,
     ) -> None:

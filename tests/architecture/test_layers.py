@@ -29,7 +29,7 @@ def lint_imports(source: Path) -> subprocess.CompletedProcess[str]:
 @pytest.fixture(scope="module")
 def copied(tmp_path_factory: pytest.TempPathFactory) -> Path:
     source = tmp_path_factory.mktemp("source")
-    for package in ("engine", "scorekeeper"):
+    for package in ("engine", "scorekeeper", "reference"):
         shutil.copytree(ROOT / package, source / package, ignore=shutil.ignore_patterns("*.so"))
     return source
 
@@ -59,6 +59,11 @@ def test_the_source_keeps_its_layers() -> None:
             "scorekeeper.api is not allowed to import scorekeeper.pages",
         ),
         ("engine/rules.py", "import scorekeeper.names", "engine is not allowed to import"),
+        (
+            "scorekeeper/commands/simulate.py",
+            "import reference",
+            "scorekeeper is not allowed to import reference",
+        ),
     ],
 )
 def test_an_upward_import_fails_the_run(
