@@ -35,7 +35,7 @@ from scorekeeper.storage.extensions import has_writes
 
 DealtFrom = tuple[Any, ...]
 """What a game is dealt from: its seed, rules and names
-(:func:`scorekeeper.services.virtual.games.dealt_from`)."""
+(:func:`scorekeeper.services.virtual.replay.dealt_from`)."""
 
 
 @dataclass(slots=True)
@@ -109,6 +109,14 @@ _TO_KEEP = "virtual_games_to_keep"
 """Where a session holds the entries to give back when its transaction commits."""
 
 
+def take(session: Session, game_id: int) -> Cached | None:
+    """The game's entry for ``session``, out of the cache: the one this session's transaction
+    holds back until it commits, if it played the game already (it is ahead of the cache, and
+    matches what this session reads), else the cache's own."""
+    held = session.info.get(_TO_KEEP, {}).pop(game_id, None)
+    return cache().take(game_id) if held is None else held[1]
+
+
 def keep_when_committed(session: Session, game_id: int, entry: Cached) -> None:
     """Give ``entry`` (the game as ``session`` left it) back to the current app's cache once it
     matches what is committed: at once if the session's transaction has written nothing, when
@@ -121,6 +129,10 @@ def keep_when_committed(session: Session, game_id: int, entry: Cached) -> None:
 
 @event.listens_for(Session, "after_commit")
 def _committed(session: Session) -> None:
+    """The transaction's entries go back to the cache; a savepoint released (SQLAlchemy calls
+    that a commit too) is not the transaction's commit, and keeps them back."""
+    if session.in_nested_transaction():
+        return
     for game_id, (kept_by, entry) in session.info.pop(_TO_KEEP, {}).items():
         kept_by.put(game_id, entry)
 

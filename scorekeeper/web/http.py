@@ -92,12 +92,13 @@ def respond(
 
 def versions_read() -> frozenset[str] | None:
     """The versions a change was read at, for every write that can race: the entity tags the
-    request's ``If-Match`` names (the API), else the one a page's form carries in its ``etag``
-    field. None without either, or with ``*``, which says nothing of what was read; a weak tag
-    never matches (RFC 9110's strong comparison), so one names no version."""
+    request's ``If-Match`` names, or on a page (not the API) the one its form carries in its
+    ``etag`` field. None without either, or with ``*``, which says nothing of what was read; a
+    weak tag never matches (RFC 9110's strong comparison), so one names no version."""
     header = request.headers.get("If-Match")
-    if header is None and request.form.get("etag"):
-        return frozenset({request.form["etag"].replace('"', "")})
+    page_version = not request.path.startswith("/api/") and request.form.get("etag")
+    if header is None and page_version:
+        return frozenset({page_version.replace('"', "")})
     etags = parse_etags(header)
     return None if header is None or etags.star_tag else frozenset(etags.as_set())
 

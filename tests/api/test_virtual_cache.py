@@ -311,3 +311,23 @@ def test_no_cache_keeps_nothing(app: Flask, table: TableAccess) -> None:
     view = seats[0].read()
     assert seats[0].move(view["next_move"], view["state"]["legal_moves"][0]).status_code == 200
     assert len(cache_of(app)) == 0
+
+
+def test_what_a_seat_saw_stays_as_it_was_when_the_game_moves_on(
+    table: TableAccess, app: Flask
+) -> None:
+    """A read gives the engine's game back to the cache before its answer is written; another
+    request may then play on that game. What the read saw is its own copy: it does not move."""
+    body, seats = started(table, SIX)
+    game_id, view = body["game"]["id"], seats[0].read()
+    with app.app_context():
+        stored = db.session.get(Game, game_id)
+        assert stored is not None
+        sight = virtual.sight_of(stored, 0, 0)
+        assert sight.seat_sight is not None
+        seen = sight.seat_sight.to_dict()
+        assert game_id in cache_of(app)  # given back: the next request plays on it
+        wire = view["state"]["legal_moves"][0]
+        assert seats[0].move(view["next_move"], wire).status_code == 200
+        assert sight.seat_sight.to_dict() == seen
+        assert sight.next_move == view["next_move"]

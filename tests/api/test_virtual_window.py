@@ -191,3 +191,23 @@ def test_a_person_the_chance_does_not_ask_reads_no_chance(table: TableAccess, cl
         assert [m for m in other["legal_moves"] if m["move"] == "coup_fourre"] == []
         assert seats[asked].read()["state"]["pending_hazard"] is not None
         clock.wait(WINDOW)
+
+
+def test_the_seat_page_that_closes_the_window_answers_the_game_as_committed(
+    table: TableAccess, clock: Clock
+) -> None:
+    """A poll of the seat's page after the window's time is up closes the window: its answer is
+    the game after the passes (a new ETag, the version the request committed), not a 304."""
+    _, seats = started(table, [None, "strong"])
+    view = play_to_a_window(seats, Random(4), clock)
+    assert view is not None, "the game ended before a window opened"
+    page = f"/play/{seats[0].token}"
+    before = table.client.get(page)
+    assert before.status_code == 200
+    clock.wait(WINDOW)
+    after = table.client.get(page, headers={"If-None-Match": before.headers["ETag"]})
+    assert after.status_code == 200
+    watched = table.client.get(seats[0].url, headers=table.headers)
+    committed = watched.headers["ETag"].strip('"').split("-watcher")[0]
+    assert after.headers["ETag"].strip('"').startswith(committed + "-")
+    assert watched.get_json()["next_move"] > view["next_move"]

@@ -104,6 +104,7 @@ def test_two_phones_play_their_own_seats(phone: Callable[..., Page], live_server
     page = phone()
     deal(page, live_server, ["Ann", "Bob"], table="Two phones")
     expect(page.locator(".seat-links input")).to_have_count(2)
+    expect(page.locator(".seat-links summary")).to_have_text(["Seat 1: Ann", "Seat 2: Bob"])
     links = page.locator(".seat-links input").evaluate_all("inputs => inputs.map(i => i.value)")
     bob = phone()
     bob.goto(links[1])

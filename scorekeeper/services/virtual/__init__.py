@@ -1,7 +1,8 @@
 """Virtual games: played in the app, move by move, against computer players or each other.
 
 Each action a view takes is one call here, which owns the game's lock, brings the engine's game
-back once (:mod:`~scorekeeper.services.virtual.replay`), plays
+back (once for a move; a read that closes a coup-fourré window takes it again, from the same
+transaction) (:mod:`~scorekeeper.services.virtual.replay`), plays
 (:mod:`~scorekeeper.services.virtual.moves`) and answers what the seat now sees
 (:mod:`~scorekeeper.services.virtual.sight`). A game's life and its seats are
 :mod:`~scorekeeper.services.virtual.lifecycle`. Nothing here commits: the request's transaction
@@ -26,6 +27,7 @@ from scorekeeper.services.virtual.lifecycle import COMPUTERS
 from scorekeeper.services.virtual.moves import suggest
 from scorekeeper.services.virtual.replay import engine_game, virtual_game
 from scorekeeper.services.virtual.sight import GameSight, SeatSight, game_sight
+from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Game, GameStatus, Table
 
 __all__ = [
@@ -78,16 +80,18 @@ def _first_moves(game: Game, tokens: dict[int, str]) -> tuple[GameSight, dict[in
 def up_to_date(game: Game) -> Game:
     """``game`` with its coup-fourré window closed if its time is up, for a request that reads
     it: the phones' reads close the window, nobody has to tap. The game is locked (and read
-    again) only when there is a window to close."""
+    again) only when there is a window to close; what closing it wrote is flushed, so the game's
+    version (its ETag) is the one the request commits."""
     if moves.chance_window() <= 0 or game.status != GameStatus.IN_PROGRESS:
         return game
     with engine_game(game) as played:
-        closes = moves.window_closes_at(game, played)
-    if closes is None or closes > moves.clock():
+        due = moves.window_is_due(game, played)
+    if not due:
         return game
     game = virtual_game(game.table_id, game.id, locked=True)
     with engine_game(game) as played:
-        moves.close_window(game, played)
+        if moves.close_window(game, played):
+            db.session.flush()
     return game
 
 
@@ -127,8 +131,9 @@ def play_move(
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    """A hint for a seat's own move: the move, the number to play it under, and the seat's view
-    it was chosen from (which a label words it by)."""
+    """A hint for a seat's own move: the move, the number to play it under, the seat's view it
+    was chosen from (a label words it by that view; a copy, the game's own hand goes on without
+    it) and the game."""
 
     move: Move
     number: int
@@ -141,7 +146,7 @@ def hint(table_id: int, game_id: int, seat: int) -> Hint:
     game = virtual_game(table_id, game_id)
     with engine_game(game) as played:
         move = moves.hint(game, played, seat)
-        return Hint(move, played.move_count, seat_view(played.hand, seat), game)
+        return Hint(move, played.move_count, seat_view(played.hand.copy(), seat), game)
 
 
 def record(table_id: int, game_id: int) -> tuple[Game, dict[str, Any]]:

@@ -38,7 +38,7 @@ def play(game: Game, played: VirtualGame, seat: int, number: int, move: Move) ->
     a reload): nothing is played and the answer is True. Any other number that is not the next
     one is a stale phone: refused, nothing changed.
     """
-    if close_window(game, played):  # the window's time was up before this move came
+    if window_is_due(game, played):  # its time was up before this move came: the next read
         raise NotNow(N_("The coup-fourré window has closed: read the game again."))
     count = played.move_count
     if number < count:
@@ -137,12 +137,19 @@ def window_seats(game: Game, played: VirtualGame) -> tuple[int, ...]:
     return tuple(seat for seat in chance.seats if players[seat] is None)
 
 
+def window_is_due(game: Game, played: VirtualGame) -> bool:
+    """Whether a coup-fourré window is open and its time is up (:func:`close_window` closes
+    it, when the game is next read)."""
+    closes = window_closes_at(game, played)
+    return closes is not None and closes <= clock()
+
+
 def close_window(game: Game, played: VirtualGame) -> bool:
     """If the open window's time is up, every person it asks lets the chance go, in the order
     the chance asks them, and the computers play on; True if any move was played. A computer's
     hazard then opens a window of its own, from its own time."""
     closed = False
-    while (closes := window_closes_at(game, played)) is not None and closes <= clock():
+    while window_is_due(game, played):
         _apply_chosen(game, played, played.hand.to_act, PASS)
         let_computers_play(game, played)
         closed = True

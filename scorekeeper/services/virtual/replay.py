@@ -81,7 +81,7 @@ def dealt_from(game: Game) -> DealtFrom:
 
 
 def _restore(game_id: int, start: DealtFrom) -> VirtualGame:
-    cached = game_cache.cache().take(game_id)
+    cached = game_cache.take(db.session(), game_id)
     if cached is not None and cached.dealt_from == start and _catch_up(game_id, cached):
         return cached.game
     seed, private_chances, players, variants, names = start

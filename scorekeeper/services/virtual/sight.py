@@ -42,10 +42,12 @@ class SeatSight:
 
 
 def seat_sight(game: Game, played: VirtualGame, seat: int) -> SeatSight | None:
-    """What ``seat`` sees of ``played`` (``game`` as restored) now; None once the game is over."""
+    """What ``seat`` sees of ``played`` (the engine's game of ``game``) now; None once the game
+    is over. The view is over a copy of the hand: the game goes back to the worker's cache when
+    the block that holds it ends, and another request may play on it while this one answers."""
     if played.over:
         return None
-    view = seat_view(played.hand, seat)
+    view = seat_view(played.hand.copy(), seat)
     chance = played.hand.chance  # a seat the chance does not ask needs no look at the window
     asked = chance is not None and seat in chance.seats and seat in window_seats(game, played)
     if not asked or played.hand.to_act == seat:
