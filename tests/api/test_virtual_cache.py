@@ -331,3 +331,18 @@ def test_what_a_seat_saw_stays_as_it_was_when_the_game_moves_on(
         assert seats[0].move(view["next_move"], wire).status_code == 200
         assert sight.seat_sight.to_dict() == seen
         assert sight.next_move == view["next_move"]
+
+
+def test_a_released_savepoint_is_not_the_commit_the_cache_waits_for(
+    table: TableAccess, app: Flask
+) -> None:
+    body, seats = started(table, SIX)
+    game_id, view = body["game"]["id"], seats[0].read()
+    with app.app_context():
+        cache_of(app).clear()
+        with db.session.begin_nested():
+            play_first_move_in_a_block(app, game_id, view)
+        assert game_id not in cache_of(app)  # released, but the transaction may still roll back
+        db.session.rollback()
+        assert game_id not in cache_of(app)
+    assert seats[0].read() == view
