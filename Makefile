@@ -16,7 +16,7 @@ ENGINE_SOURCES := $(shell find engine reference -name '*.py')
 # (virtual games, scoring) and the command line's (simulate, with worker processes). Not the
 # doctests (pytest reads them from the .py files, so they cannot test the compiled modules) nor
 # the pages: a browser drives the same API the API tests cover, so they would only add minutes.
-COMPILED_TESTS ?= tests/engine tests/api tests/test_cli.py tests/test_engine_build.py
+COMPILED_TESTS ?= tests/engine tests/api tests/commands/test_cli.py tests/project/test_engine_build.py
 
 .PHONY: install run test test-compiled compiled engine lint typecheck bench clean
 

@@ -6,7 +6,7 @@ instead of skipping them, so a green CI run always means both databases were exe
 
 Each database is migrated once per session; a test gets a copy of the migrated SQLite file, or
 the PostgreSQL database emptied. The migrations themselves are run by the tests of
-``tests/test_app.py`` (a fresh upgrade, down and up again, models against migrations).
+``tests/web/test_app.py`` (a fresh upgrade, down and up again, models against migrations).
 
 The engine the tests use is checked before any test runs: with ``ENGINE_EXPECT_COMPILED=1`` (the
 Makefile's compiled run) every engine module but those pyproject.toml leaves pure must have been

@@ -24,7 +24,7 @@ from tests import contract
 from tests.api.conftest import TableAccess
 from tests.api.test_hands import SMALL, WIN
 from tests.api.test_virtual import seeds, start, started  # noqa: F401  (seeds: a fixture)
-from tests.test_security import form_token, open_table
+from tests.web.test_security import form_token, open_table
 
 SERVICES = Path(__file__).resolve().parents[2] / "scorekeeper" / "services"
 HTTP_MODULES = ("werkzeug", "scorekeeper.web.http", "scorekeeper.web.errors")

@@ -21,7 +21,7 @@ from click.testing import CliRunner
 
 from scorekeeper.cli import cli
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 IN_CI = os.environ.get("CI") == "true"
 
 

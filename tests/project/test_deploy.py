@@ -19,9 +19,9 @@ from flask.testing import FlaskClient
 from scorekeeper import create_app
 from scorekeeper.storage.extensions import db
 from tests.api.conftest import create_table
-from tests.test_readme import SERVER_LINE, blocks
+from tests.project.test_readme import SERVER_LINE, blocks
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 SITE = "scores.example.org"
 PHONE = "203.0.113.7"  # the phone's address, as the proxy sees it

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from scorekeeper import engine_build
 from scorekeeper.cli import cli
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

@@ -27,7 +27,7 @@ from engine.sheet import read_sheet
 from engine.validation import check_report
 from engine.virtual_game import VirtualGame
 from scorekeeper.web.i18n import say
-from tests.test_i18n import extracted_msgids
+from tests.web.test_i18n import extracted_msgids
 
 ENGLISH_WORDS = re.compile(
     r"\b(the|and|but|is|are|was|were|with|side|sides|seat|played|travelled|cannot|must|only|"

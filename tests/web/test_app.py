@@ -24,7 +24,7 @@ from scorekeeper.storage import sqlite
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Table, utcnow
 
-ENGINE = Path(__file__).resolve().parent.parent / "engine"
+ENGINE = Path(__file__).resolve().parents[2] / "engine"
 
 
 def _newest_migration() -> str | None:

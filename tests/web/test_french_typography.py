@@ -11,9 +11,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.api.conftest import create_table
-from tests.test_i18n import french, play_a_game
+from tests.web.test_i18n import french, play_a_game
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "scorekeeper" / "templates"
+TEMPLATES = Path(__file__).resolve().parents[2] / "scorekeeper" / "templates"
 SPACED = "\u202f\u00a0"
 BAD_SPACING = re.compile(
     rf"[ ]+[;:!?»]|(?<![{SPACED}\s(])[;!?](?=\s|$)|(?<=[^\W\d_])[:](?=\s|$)|«(?![{SPACED}])"

@@ -28,7 +28,7 @@ from scorekeeper.web.errors import PAGE_TITLES
 from scorekeeper.web.i18n import DATA_WORDS, gettext
 from tests.api.conftest import TableAccess, create_table
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FRENCH_PO = TRANSLATIONS / "fr" / "LC_MESSAGES" / "messages.po"
 EXAMPLES = ROOT / "examples"
 # Python's %(name)s and the "{n}" the offline queue's script fills in itself.

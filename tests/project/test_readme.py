@@ -39,7 +39,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 RULES = ROOT / "RULES.md"
 EXAMPLES = ROOT / "examples"

@@ -14,9 +14,9 @@ from flask.testing import FlaskCliRunner
 
 import scorekeeper
 from scorekeeper.commands.tokens import share_link
-from tests.test_security import form_token
+from tests.web.test_security import form_token
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 COMMAND = Path(sys.executable).with_name("scorekeeper")
 PASSWORD = "never-in-the-output"
 
