@@ -6,11 +6,57 @@ from __future__ import annotations
 import threading
 import time
 import urllib.request
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
-from typing import Self
+from typing import Any, Self
+
+from werkzeug.serving import make_server
 
 from scorekeeper.storage.models import utcnow
+
+WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+
+
+@contextmanager
+def served(app: WsgiApp) -> Iterator[str]:
+    """``app`` on werkzeug's threaded server (what ``flask run`` uses) on a free loopback port.
+
+    When a browser drops a connection in the middle of a static file, werkzeug's server can skip
+    the response's ``close()``, and the open file then surfaces in a later test as a
+    ``ResourceWarning``; the app is served through :func:`closing_responses` so that a dropped
+    connection closes its file at once.
+    """
+    server = make_server("127.0.0.1", 0, closing_responses(app), threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join()
+        server.server_close()
+
+
+def closing_responses(app: WsgiApp) -> WsgiApp:
+    """``app`` whose every response body is closed when the server stops reading it, whether
+    it read to the end, closed it, or let it go (a generator closed on collection runs its
+    ``finally``)."""
+
+    def closing(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        body = app(environ, start_response)
+
+        def chunks() -> Iterator[bytes]:
+            try:
+                yield from body
+            finally:
+                close = getattr(body, "close", None)
+                if close is not None:
+                    close()
+
+        return chunks()
+
+    return closing
 
 
 def wait_until_serving(base: str, seconds: float = 20) -> None:

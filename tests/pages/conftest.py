@@ -9,17 +9,16 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
-from werkzeug.serving import make_server
 
 from scorekeeper import create_app
 from scorekeeper.storage.extensions import db
+from tests.running import served
 
 CHROMIUM = "/usr/bin/chromium"
 PHONE = {"width": 360, "height": 640}
@@ -58,11 +57,8 @@ def live_server(sqlite_template: Path) -> Iterator[str]:
     database = folder / "pages.sqlite3"
     shutil.copyfile(sqlite_template, database)
     app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}"})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
+    with served(app) as base:
+        yield base
     with app.app_context():
         db.engine.dispose()
     shutil.rmtree(folder, ignore_errors=True)

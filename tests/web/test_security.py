@@ -9,11 +9,9 @@ import re
 import socket
 import subprocess
 import sys
-import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -21,11 +19,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from flask_migrate import upgrade
-from werkzeug.serving import make_server
 
 from scorekeeper import create_app
 from scorekeeper.storage.extensions import db
-from tests.running import wait_until_serving
+from tests.running import served, wait_until_serving
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 
@@ -210,20 +207,6 @@ def test_a_form_posted_from_the_site_itself_is_accepted(
     form = {"name": "Ann", "csrf_token": form_token(client, f"/t/{table_id}")}
     assert client.post(f"/t/{table_id}/players", data=form, headers=headers).status_code == 302
     assert player_names(client, table_id) == ["Ann"]
-
-
-@contextmanager
-def served(app: Flask) -> Iterator[str]:
-    """``app`` on werkzeug's server (what ``flask run`` uses) on a free loopback port."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join()
-        server.server_close()
 
 
 def secret_requests(base: str) -> None:
