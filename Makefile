@@ -17,6 +17,20 @@ ENGINE_SOURCES := $(shell find engine reference -name '*.py')
 # doctests (pytest reads them from the .py files, so they cannot test the compiled modules) nor
 # the pages: a browser drives the same API the API tests cover, so they would only add minutes.
 COMPILED_TESTS ?= tests/engine tests/api tests/commands/test_cli.py tests/project/test_engine_build.py
+# Both test runs: PYTEST_WORKERS pytest-xdist workers (0: serially, in one process), each given an
+# even, contiguous share of the tests at first (a module's module-scoped fixture is set up once or
+# twice, not on every worker), a worker done early taking half of a busy one's tests; in a random
+# order (pytest-randomly) drawn from the seed each run's header prints, `Using --randomly-seed=N`
+# (SEED=N draws that order again; `PYTEST_ARGS='-p no:randomly'` keeps the files' order); the 15
+# slowest tests named at the end. Three workers on a 2-core machine: a third fills the time the page
+# tests wait on the browser; a fourth costs more CPU than it saves.
+PYTEST_WORKERS ?= 3
+SEED ?=
+PYTEST_RUN = -n $(PYTEST_WORKERS) --dist worksteal --durations=15 \
+	$(if $(SEED),--randomly-seed=$(SEED))
+# Bytecode is written for the test runs even where the environment says not to: each worker, and
+# each server or command a test starts, then loads the app and the tests compiled once.
+PYTEST_ENV = PYTHONDONTWRITEBYTECODE=
 
 .PHONY: install run test test-compiled compiled engine lint typecheck bench clean
 
@@ -54,20 +68,23 @@ test: $(VENV)/.installed-test engine
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports  # the layers and the engine's independence (pyproject.toml)
 	$(BIN)/mypy
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(PYTEST_ENV) $(BIN)/python -m pytest $(PYTEST_RUN) $(PYTEST_ARGS)
 	@$(MAKE) --no-print-directory test-compiled
 
 # Without a C compiler the compiled run is skipped, saying why; under CI=true it fails instead.
-# `-P` and `--import-mode=append` keep the source tree (the current folder, pytest's rootdir)
-# behind the compiled engine on sys.path; ENGINE_EXPECT_COMPILED=1 makes tests/conftest.py fail
-# the run unless every engine module meant to be compiled was imported from its extension module.
+# PYTHONSAFEPATH=1 (`-P`, but for the xdist workers too) and `--import-mode=append` keep the source
+# tree (the current folder, pytest's rootdir) behind the compiled engine on sys.path;
+# ENGINE_EXPECT_COMPILED=1 makes tests/conftest.py fail the run unless every engine module meant
+# to be compiled was imported from its extension module.
 # `-p no:doctest` with pyproject.toml's addopts less --doctest-modules: no doctests here.
 test-compiled: $(VENV)/.installed-test
 	@if reason="$$($(BIN)/python setup.py why_not_compiled)" || [ "$$CI" = true ]; then \
 		$(MAKE) --no-print-directory $(COMPILED)/.built && \
 		echo "Again on the compiled engine ($(COMPILED)): $(COMPILED_TESTS)" && \
-		ENGINE_EXPECT_COMPILED=1 PYTHONPATH=$(COMPILED) $(BIN)/python -P -m pytest \
-			--import-mode=append -p no:doctest -o addopts=--strict-markers $(COMPILED_TESTS); \
+		$(PYTEST_ENV) ENGINE_EXPECT_COMPILED=1 PYTHONPATH=$(COMPILED) PYTHONSAFEPATH=1 \
+			$(BIN)/python -m pytest \
+			--import-mode=append -p no:doctest -o addopts=--strict-markers $(PYTEST_RUN) \
+			$(COMPILED_TESTS); \
 	else \
 		echo "Skipped the tests on the compiled engine: $$reason."; \
 	fi

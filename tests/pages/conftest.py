@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from scorekeeper import create_app
 from scorekeeper.storage.extensions import db
@@ -22,6 +22,11 @@ from tests.running import served
 
 CHROMIUM = "/usr/bin/chromium"
 PHONE = {"width": 360, "height": 640}
+
+# What a page is expected to show may take longer than Playwright's 5 s to come on a machine busy
+# with the suite's parallel workers (`make test`): an expectation still has to come true, and one
+# that does returns at once; only a failure waits the whole 15 s.
+expect.set_options(timeout=15_000)
 
 
 @pytest.fixture(scope="session")

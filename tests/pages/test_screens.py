@@ -4,6 +4,7 @@ sections that look like they open, and a wide table that scrolls in its own box.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -149,6 +150,7 @@ def test_the_statistics_scroll_in_their_own_box_not_the_page(page: Page, live_se
     page.get_by_role("button", name="Start the game").click()
     for _ in range(3):
         enter_hand(page, [SAFE_WIN, {}], completed=0, claims={0: "shutout"})
+    page.wait_for_url(re.compile(r"/games/\d+$"))  # the last hand saved before the page is left
     for language in ("en", "fr"):
         page.goto(f"{table}/history?lang={language}")
         box = page.locator(".scroll:has(table.stats)").first
