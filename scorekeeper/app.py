@@ -58,11 +58,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     page_cache.init_app(app)
 
     from scorekeeper import api, pages
+    from scorekeeper.api import reference
     from scorekeeper.storage import models  # noqa: F401  (for migrations)
 
     for resource in api.RESOURCES:
         security.csrf.exempt(resource)  # the API authenticates with a bearer token, never a cookie
     app.register_blueprint(api.bp)
+    app.register_blueprint(reference.bp)  # the API's reference: openapi.yaml and a page to read it
     app.register_blueprint(pages.bp)
     transactions.wrap_views(app)  # every view, once they are all registered
     return app

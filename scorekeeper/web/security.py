@@ -47,6 +47,10 @@ PAGE_POLICY = "; ".join(
 )
 """What a page may load: the app's own files only, and it may be framed by nobody."""
 
+REFERENCE_POLICY = PAGE_POLICY.replace("img-src 'self'", "img-src 'self' data:")
+"""The API reference's page (``/api/docs``): the pages' policy, but Swagger UI's stylesheet draws
+its icons as ``data:`` images. Still no inline script or style, nothing from elsewhere."""
+
 API_POLICY = "default-src 'none'; frame-ancestors 'none'"
 """JSON and CSV are never documents to render."""
 
