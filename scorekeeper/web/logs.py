@@ -6,6 +6,12 @@ an old share link (``/join/1?token=mb_...``), a seat's page (``/play/mbs_...``, 
 ``Referer`` of every request that page makes). So the access loggers of werkzeug (``flask run``)
 and gunicorn get a filter that blanks them out of every line, whatever the log format names
 (the request line, the path, the query, the referrer, any header).
+
+Behind the trusted proxy the access log names the phone, not the proxy: werkzeug's ``ProxyFix``
+(``security.py``) writes the address the proxy added to ``X-Forwarded-For`` (the last one, never
+one a phone wrote there itself) into the request's WSGI environ as ``REMOTE_ADDR``, and gunicorn
+reads its ``%(h)s`` from that same environ once the answer is sent. The proxies' own logs are the
+deploy examples' to keep free of tokens (``deploy/nginx.conf``, ``deploy/Caddyfile``).
 """
 
 from __future__ import annotations

@@ -1,0 +1,477 @@
+"""The reverse proxies of ``deploy/`` run for real: Debian 12's nginx (1.22) and Caddy (2.6) load
+``deploy/nginx.conf`` and ``deploy/Caddyfile`` in front of the systemd unit's gunicorn line; a
+seat's link and an old share link opened through them leave no token in any of their logs (nor
+in the app's), and the app's access log names the phone's address, not the proxy's.
+
+Each example is run as written but for what a test machine cannot have, each rewrite checked to
+have found its text (so a changed example fails here rather than being tested half-rewritten):
+
+* the certificate: a throwaway self-signed one for the site's name (``openssl``), where the
+  examples name Let's Encrypt's files (nginx) or let Caddy obtain one (``tls`` added);
+* the ports: free loopback ports instead of 80, 443 and the app's 8000 (nginx's IPv6 ``listen``
+  lines dropped, the same server on an address a test machine may lack; Caddy's ``http_port``,
+  ``https_port`` and ``admin off`` added to its global options);
+* nginx's log paths: a scratch folder instead of ``/var/log/nginx``. Caddy's logs go to its
+  standard error (the journal, under Debian's unit), read from a file here.
+
+nginx reads the site the way Debian's ``/etc/nginx/nginx.conf`` includes it: inside an ``http``
+block whose own ``access_log`` (the combined format, every path and query in full) applies to
+every site that sets none; that log must stay empty.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import shlex
+import shutil
+import socket
+import ssl
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.running import wait_until_serving
+
+ROOT = Path(__file__).resolve().parents[2]
+DEPLOY = ROOT / "deploy"
+SITE = "scores.example.org"
+PHONE = "127.0.0.2"  # a second loopback address: the phone, as the proxy sees it
+SPOOFED = "198.51.100.9"  # what a phone may write in its own X-Forwarded-For
+IN_CI = os.environ.get("CI") == "true"
+PROXIES = ["nginx", "caddy"]
+
+Certificate = tuple[Path, Path]
+"""A certificate (its chain) and its key, as files."""
+
+
+def needed(tool: str) -> str:
+    """The path of ``tool``; without it the test is skipped, or fails under ``CI=true`` (.ci/run
+    installs it)."""
+    found = shutil.which(tool) or shutil.which(tool, path="/usr/sbin:/sbin")
+    if found is None:
+        reason = f"{tool} is not on this machine (apt-get install -y {tool})"
+        if IN_CI:
+            pytest.fail(f"CI needs it to run the deploy examples: {reason}")
+        pytest.skip(reason)
+    return found
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def rewritten(text: str, changes: list[tuple[str, str]]) -> str:
+    """``text`` with each ``(old, new)`` replaced; each ``old`` must be there."""
+    for old, new in changes:
+        assert old in text, f"the example no longer holds {old!r}: update this test's rewrites"
+        text = text.replace(old, new)
+    return text
+
+
+def wait_for_port(port: int, process: subprocess.Popen[bytes], what: Path) -> None:
+    """Return once something listens on ``port``; fail, showing ``what``, if ``process`` ends."""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"exited with {process.returncode}:\n{what.read_text()[-3000:]}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    pytest.fail(f"nothing listens on {port}:\n{what.read_text()[-3000:]}")
+
+
+@contextmanager
+def running(command: list[str], log: Path, **options: Any) -> Iterator[subprocess.Popen[bytes]]:
+    """``command`` started, its output in ``log``; stopped (SIGTERM) and waited for on leaving."""
+    with log.open("wb") as output:
+        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, **options)
+    try:
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="module")
+def certificate(tmp_path_factory: pytest.TempPathFactory) -> Certificate:
+    """A self-signed certificate and key for the site's name."""
+    folder = tmp_path_factory.mktemp("certificate")
+    cert, key = folder / "fullchain.pem", folder / "privkey.pem"
+    subprocess.run(
+        [
+            needed("openssl"), "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+            "-subj", f"/CN={SITE}", "-addext", f"subjectAltName=DNS:{SITE}",
+            "-keyout", str(key), "-out", str(cert),
+        ],
+        check=True, capture_output=True, timeout=60,
+    )  # fmt: skip
+    return cert, key
+
+
+# --- The app, as the unit starts it -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class App:
+    port: int
+    log: Path  # gunicorn's output: the access log (stdout) and its error log (stderr)
+
+
+def unit_line() -> str:
+    (line,) = [
+        line.removeprefix("ExecStart=")
+        for line in (DEPLOY / "scorekeeper.service").read_text().splitlines()
+        if line.startswith("ExecStart=")
+    ]
+    return line
+
+
+def environment_file() -> dict[str, str]:
+    lines = (DEPLOY / "scorekeeper.env").read_text().splitlines()
+    return dict(line.split("=", 1) for line in lines if line and not line.startswith("#"))
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
+    """The unit's ExecStart on a free port, with the environment file's settings (its
+    PostgreSQL replaced by a migrated SQLite file), the way the service runs it."""
+    folder = tmp_path_factory.mktemp("app")
+    port = free_port()
+    environment = {
+        **os.environ,
+        **environment_file(),
+        "DATABASE_URL": f"sqlite:///{folder / 'club.sqlite3'}",
+        "SECRET_KEY": "a-key-for-this-test-only",
+    }
+    subprocess.run(
+        [str(Path(sys.prefix) / "bin" / "scorekeeper"), "db", "upgrade"],
+        env=environment, cwd=ROOT, check=True, capture_output=True, timeout=120,
+    )  # fmt: skip
+    line = rewritten(
+        unit_line(),
+        [("/srv/scorekeeper/.venv", sys.prefix), ("127.0.0.1:8000", f"127.0.0.1:{port}")],
+    )
+    log = folder / "gunicorn.log"
+    with running(shlex.split(line), log, env=environment, cwd=ROOT) as server:
+        wait_for_port(port, server, log)
+        wait_until_serving(f"http://127.0.0.1:{port}")
+        yield App(port=port, log=log)
+
+
+# --- The proxies, as the examples configure them ------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Proxy:
+    name: str
+    http_port: int
+    https_port: int
+    folder: Path  # every log the proxy writes is in it, and nothing else ends in .log
+
+    def logs(self) -> str:
+        return "\n".join(path.read_text() for path in sorted(self.folder.glob("*.log")))
+
+
+NGINX_MAIN = """\
+pid {folder}/nginx.pid;
+error_log {folder}/error.log;
+events {{}}
+http {{
+    # As Debian's /etc/nginx/nginx.conf: the combined format, for every site that sets no log.
+    access_log {folder}/access.log;
+    client_body_temp_path {folder}/body;
+    proxy_temp_path {folder}/proxy;
+    fastcgi_temp_path {folder}/fastcgi;
+    uwsgi_temp_path {folder}/uwsgi;
+    scgi_temp_path {folder}/scgi;
+    include {folder}/site.conf;
+}}
+"""
+
+
+def nginx_site(folder: Path, certificate: Certificate) -> list[tuple[str, str]]:
+    """The rewrites every nginx run needs: the certificate, and the logs in ``folder``."""
+    cert, key = certificate
+    return [
+        (f"/etc/letsencrypt/live/{SITE}/fullchain.pem", str(cert)),
+        (f"/etc/letsencrypt/live/{SITE}/privkey.pem", str(key)),
+        ("/var/log/nginx/", f"{folder}/"),
+    ]
+
+
+def nginx_files(folder: Path, site: str) -> Path:
+    """The site in ``folder``, included by a main file like Debian's: the main file's path."""
+    (folder / "site.conf").write_text(site)
+    main = folder / "main.conf"
+    main.write_text(NGINX_MAIN.format(folder=folder))
+    return main
+
+
+def nginx_command(folder: Path, main: Path, *extra: str) -> list[str]:
+    # -e: the log of start-up errors, before the configuration names one (not /var/log/nginx).
+    return [needed("nginx"), "-e", str(folder / "error.log"), "-p", str(folder), "-c", str(main),
+            *extra]  # fmt: skip
+
+
+@contextmanager
+def nginx(folder: Path, certificate: Certificate, upstream: int) -> Iterator[Proxy]:
+    http_port, https_port = free_port(), free_port()
+    site = rewritten(
+        (DEPLOY / "nginx.conf").read_text(),
+        [
+            *nginx_site(folder, certificate),
+            ("    listen [::]:80;\n", ""),
+            ("    listen [::]:443 ssl http2;\n", ""),
+            ("listen 80;", f"listen 127.0.0.1:{http_port};"),
+            ("listen 443 ssl http2;", f"listen 127.0.0.1:{https_port} ssl http2;"),
+            ("proxy_pass http://127.0.0.1:8000;", f"proxy_pass http://127.0.0.1:{upstream};"),
+        ],
+    )
+    main = nginx_files(folder, site)
+    command = nginx_command(folder, main, "-g", "daemon off;")
+    with running(command, folder / "nginx.out") as process:
+        wait_for_port(https_port, process, folder / "error.log")
+        yield Proxy(name="nginx", http_port=http_port, https_port=https_port, folder=folder)
+
+
+def caddy_environment(folder: Path) -> dict[str, str]:
+    """Caddy's data (certificates) and autosaved configuration in ``folder``, not in a home."""
+    return {**os.environ, "HOME": str(folder), "XDG_DATA_HOME": str(folder / "data"),
+            "XDG_CONFIG_HOME": str(folder / "config")}  # fmt: skip
+
+
+@contextmanager
+def caddy(folder: Path, certificate: Certificate, upstream: int) -> Iterator[Proxy]:
+    http_port, https_port = free_port(), free_port()
+    cert, key = certificate
+    text = (DEPLOY / "Caddyfile").read_text()
+    assert text.splitlines().count("{") == 1, "the Caddyfile's global options: one block"
+    config = rewritten(
+        text,
+        [
+            ("\n{\n", f"\n{{\n\tadmin off\n\thttp_port {http_port}\n\thttps_port {https_port}\n"),
+            (f"\n{SITE} {{\n", f"\n{SITE} {{\n\ttls {cert} {key}\n"),
+            ("reverse_proxy 127.0.0.1:8000", f"reverse_proxy 127.0.0.1:{upstream}"),
+        ],
+    )
+    (folder / "Caddyfile").write_text(config)
+    command = [needed("caddy"), "run", "--adapter", "caddyfile", "--config", "Caddyfile"]
+    log = folder / "caddy.log"  # its standard error: the journal, under Debian's unit
+    with running(command, log, cwd=folder, env=caddy_environment(folder)) as process:
+        wait_for_port(https_port, process, log)
+        yield Proxy(name="caddy", http_port=http_port, https_port=https_port, folder=folder)
+
+
+PROXY_STARTS: dict[str, Callable[[Path, Certificate, int], Any]] = {
+    "nginx": nginx,
+    "caddy": caddy,
+}
+
+
+@pytest.fixture(scope="module", params=PROXIES)
+def proxy(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    certificate: Certificate,
+    app: App,
+) -> Iterator[Proxy]:
+    folder = tmp_path_factory.mktemp(request.param)
+    with PROXY_STARTS[request.param](folder, certificate, app.port) as started:
+        yield started
+
+
+# --- A phone ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Answer:
+    status: int
+    headers: http.client.HTTPMessage
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+def ask(
+    proxy: Proxy,
+    certificate: Certificate,
+    method: str,
+    path: str,
+    *,
+    headers: dict[str, str] | None = None,
+    body: Any = None,
+    https: bool = True,
+    source: str = "127.0.0.1",
+) -> Answer:
+    """One request to the site through ``proxy``, as a phone at ``source`` makes it: the site's
+    name resolved to loopback, the certificate checked against the throwaway one."""
+    port = proxy.https_port if https else proxy.http_port
+    raw = socket.create_connection(("127.0.0.1", port), timeout=15, source_address=(source, 0))
+    context = ssl.create_default_context(cafile=str(certificate[0]))
+    with context.wrap_socket(raw, server_hostname=SITE) if https else raw as connection:
+        data = b"" if body is None else json.dumps(body).encode()
+        lines = [f"{method} {path} HTTP/1.1", f"Host: {SITE}", "Connection: close"]
+        lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
+        if body is not None:
+            lines += ["Content-Type: application/json", f"Content-Length: {len(data)}"]
+        connection.sendall(("\r\n".join(lines) + "\r\n\r\n").encode() + data)
+        response = http.client.HTTPResponse(connection)
+        try:
+            response.begin()
+            return Answer(status=response.status, headers=response.headers, body=response.read())
+        finally:
+            response.close()
+
+
+def logged(read: Callable[[], str], wanted: str) -> str:
+    """What ``read`` gives once it holds ``wanted`` (a proxy or gunicorn logs a request once
+    its answer is sent, a moment after the phone has read it), or after 10 seconds."""
+    deadline = time.monotonic() + 10
+    text = read()
+    while wanted not in text and time.monotonic() < deadline:
+        time.sleep(0.1)
+        text = read()
+    return text
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Links:
+    table_id: int
+    table_token: str
+    seat_token: str
+
+
+def open_links(proxy: Proxy, certificate: Certificate, agent: str) -> Links:
+    """Through ``proxy``: a table made with the API, a virtual game with a seat for its player,
+    then the seat's link opened (with the stylesheet its page asks for, the seat's page as its
+    referrer), the same link over http://, and the table's share link in its old ``?token=`` form.
+    Every request carries the user agent ``agent``, to find its lines in the logs."""
+
+    def api(path: str, body: Any, token: str | None = None) -> Any:
+        headers = {"User-Agent": agent, **({"Authorization": f"Bearer {token}"} if token else {})}
+        answer = ask(proxy, certificate, "POST", path, headers=headers, body=body)
+        assert answer.status == 201, answer.body
+        return answer.json()
+
+    table = api("/api/v1/tables", {"name": "Club"})
+    tables = f"/api/v1/tables/{table['id']}"
+    player = api(f"{tables}/players", {"name": "Ann"}, table["token"])
+    seats = [{"player": player["id"]}, {"computer": "random"}]
+    game = api(f"{tables}/virtual-games", {"players": 2, "seats": seats}, table["token"])
+    (seat,) = [seat["token"] for seat in game["seat_tokens"]]
+    links = Links(table_id=table["id"], table_token=table["token"], seat_token=seat)
+
+    seat_page = f"/play/{links.seat_token}"
+    phone = {"User-Agent": agent}
+    assert ask(proxy, certificate, "GET", seat_page, headers=phone).status == 200
+    referred = {**phone, "Referer": f"https://{SITE}{seat_page}"}
+    assert ask(proxy, certificate, "GET", "/static/app.css", headers=referred).status == 200
+    moved = ask(proxy, certificate, "GET", seat_page, headers=phone, https=False)
+    assert moved.status in (301, 308) and moved.headers["Location"].startswith("https://")
+    old_link = f"/join/{links.table_id}?token={links.table_token}"
+    joined = ask(proxy, certificate, "GET", old_link, headers=phone)
+    assert joined.status == 302
+    # The app saw HTTPS (the proxy's X-Forwarded-Proto, believed): the table's cookie is Secure.
+    assert "; Secure" in joined.headers["Set-Cookie"], joined.headers
+    return links
+
+
+# --- The tests ----------------------------------------------------------------------------------
+
+
+def test_debian_12s_nginx_loads_the_example(tmp_path: Path, certificate: Certificate) -> None:
+    """``nginx -t``, the site as written but for the certificate and the log folder (nginx -t
+    reads the one and opens the others). nginx before 1.25.1 refuses ``http2 on;``."""
+    site = rewritten((DEPLOY / "nginx.conf").read_text(), nginx_site(tmp_path, certificate))
+    checked = subprocess.run(
+        nginx_command(tmp_path, nginx_files(tmp_path, site), "-t"),
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert checked.returncode == 0, checked.stderr
+    assert "test is successful" in checked.stderr
+
+
+def test_debian_12s_caddy_validates_the_example(tmp_path: Path) -> None:
+    """``caddy validate``, the Caddyfile as written; ``caddy fmt`` has nothing to change."""
+    caddy_path = needed("caddy")
+    example = str(DEPLOY / "Caddyfile")
+    checked = subprocess.run(
+        [caddy_path, "validate", "--adapter", "caddyfile", "--config", example],
+        capture_output=True, text=True, timeout=60, env=caddy_environment(tmp_path),
+    )  # fmt: skip
+    assert checked.returncode == 0, checked.stderr
+    assert "Valid configuration" in checked.stdout + checked.stderr
+    formatted = subprocess.run(
+        [caddy_path, "fmt", example], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert formatted.stdout == (DEPLOY / "Caddyfile").read_text()
+
+
+def test_the_proxy_speaks_http2(proxy: Proxy, certificate: Certificate) -> None:
+    """The phone is offered HTTP/2 (nginx 1.22: ``listen ... ssl http2``)."""
+    context = ssl.create_default_context(cafile=str(certificate[0]))
+    context.set_alpn_protocols(["h2", "http/1.1"])
+    raw = socket.create_connection(("127.0.0.1", proxy.https_port), timeout=15)
+    with context.wrap_socket(raw, server_hostname=SITE) as connection:
+        assert connection.selected_alpn_protocol() == "h2"
+
+
+def test_no_token_reaches_the_proxys_logs(proxy: Proxy, certificate: Certificate, app: App) -> None:
+    links = open_links(proxy, certificate, agent=f"phone-links-{proxy.name}")
+    old_link = f"/join/{links.table_id}?token=[redacted]"
+    logs = logged(proxy.logs, old_link)
+    assert "/play/[redacted]" in logs and old_link in logs, logs[-3000:]
+    assert f"https://{SITE}/play/[redacted]" in logs  # the referrer
+    for token in (links.table_token, links.seat_token):
+        assert token not in logs, f"{proxy.name} logged a token:\n{logs[-3000:]}"
+    if proxy.name == "nginx":
+        assert (proxy.folder / "access.log").read_text() == "", "Debian's default access log"
+    gunicorn = logged(app.log.read_text, old_link)
+    assert links.table_token not in gunicorn and links.seat_token not in gunicorn
+
+
+@pytest.mark.parametrize("name", PROXIES)
+def test_with_the_app_down_no_token_reaches_the_proxys_logs(
+    name: str, tmp_path: Path, certificate: Certificate
+) -> None:
+    """A proxy whose app does not answer logs the failed request (nginx names its request line
+    in its error log, Caddy the whole request): a seat's link opened then leaves no token."""
+    seat_page = "/play/mbs_" + "K" * 43
+    with PROXY_STARTS[name](tmp_path, certificate, free_port()) as down:
+        answer = ask(down, certificate, "GET", seat_page, headers={"User-Agent": "phone-down"})
+        assert answer.status == 502
+        logs = logged(down.logs, "/play/[redacted]")
+    assert "/play/[redacted]" in logs, logs[-3000:]
+    assert "K" * 43 not in logs, logs[-3000:]
+
+
+def test_the_apps_log_names_the_phone_behind_the_proxy(
+    proxy: Proxy, certificate: Certificate, app: App
+) -> None:
+    """The phone's address, as the proxy saw it; never what the phone wrote in its own
+    X-Forwarded-For, nor the proxy's loopback address."""
+    agent = f"phone-address-{proxy.name}"
+    headers = {"User-Agent": agent, "X-Forwarded-For": SPOOFED}
+    assert ask(proxy, certificate, "GET", "/", headers=headers, source=PHONE).status == 200
+    (line,) = [line for line in logged(app.log.read_text, agent).splitlines() if agent in line]
+    assert line.split()[0] == PHONE, line
+    assert SPOOFED not in line
