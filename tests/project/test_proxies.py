@@ -32,7 +32,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -226,7 +226,8 @@ def nginx_files(folder: Path, site: str) -> Path:
 
 
 def nginx_command(folder: Path, main: Path, *extra: str) -> list[str]:
-    # -e: the log of start-up errors, before the configuration names one (not /var/log/nginx).
+    """nginx on the files in ``folder``; ``-e`` names the log of errors met before the
+    configuration names one (Debian's build would open /var/log/nginx/error.log)."""
     return [needed("nginx"), "-e", str(folder / "error.log"), "-p", str(folder), "-c", str(main),
             *extra]  # fmt: skip
 
@@ -280,7 +281,7 @@ def caddy(folder: Path, certificate: Certificate, upstream: int) -> Iterator[Pro
         yield Proxy(name="caddy", http_port=http_port, https_port=https_port, folder=folder)
 
 
-PROXY_STARTS: dict[str, Callable[[Path, Certificate, int], Any]] = {
+PROXY_STARTS: dict[str, Callable[[Path, Certificate, int], AbstractContextManager[Proxy]]] = {
     "nginx": nginx,
     "caddy": caddy,
 }
