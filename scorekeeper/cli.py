@@ -4,12 +4,15 @@ and Flask-Migrate's ``db`` (with ``db verify``, :mod:`scorekeeper.commands.db`).
 from __future__ import annotations
 
 import json
+import os
+import re
 import sys
+from functools import partial
 from random import Random
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 import click
-from flask.cli import FlaskGroup
+from flask.cli import FlaskGroup, NoAppException, ScriptInfo
 
 from engine.categories import Category
 from engine.errors import InvalidRecord, InvalidReport
@@ -38,20 +41,85 @@ def create_command_app() -> Flask:
 
 
 class CommandGroup(FlaskGroup):
-    """Flask's command group, saying in one line, without a traceback, that the database cannot
-    be reached (a command run while PostgreSQL is stopped, or with a mistyped ``DATABASE_URL``)."""
+    """Flask's command group, saying in a sentence, without a traceback, what stops a command
+    run as the wrong user or against the wrong database: a secret key it may not read, a
+    database that cannot be reached (PostgreSQL stopped, a mistyped ``DATABASE_URL``), or one
+    no migration ever ran on."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except Exception as error:
-            from sqlalchemy.exc import OperationalError  # only once something failed: simulate
-            # and score never load SQLAlchemy
+            # Imported only once something failed: simulate and score never load SQLAlchemy.
+            from sqlalchemy.exc import OperationalError, ProgrammingError
 
+            from scorekeeper.config import ConfigurationError
+
+            if isinstance(error, ConfigurationError):
+                raise click.ClickException(str(error)) from None
+            if not isinstance(error, OperationalError | ProgrammingError):
+                raise
+            missing = missing_table(error.orig)
+            if missing is not None:
+                raise click.ClickException(unmigrated(ctx, missing)) from None
             if not isinstance(error, OperationalError):
                 raise
             cause = str(error.orig).strip().splitlines()[0]
             raise click.ClickException(f"The database cannot be reached: {cause}") from None
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """The commands, for ``--help``: Flask loads the app to list its own, and prints a
+        traceback when it cannot; a secret key out of reach is said in its sentence instead."""
+        info = ctx.ensure_object(ScriptInfo)
+        try:
+            info.load_app()
+        except Exception as error:
+            from scorekeeper.config import ConfigurationError
+
+            if isinstance(error, ConfigurationError):
+                info.create_app = partial(_refuse_app, str(error))  # Flask prints its message
+        return super().list_commands(ctx)
+
+
+def _refuse_app(message: str) -> Flask:
+    raise NoAppException(message)
+
+
+def missing_table(cause: BaseException | None) -> str | None:
+    """The table a database error says is missing (SQLite's ``no such table: tables``,
+    PostgreSQL's ``relation "tables" does not exist``, SQLSTATE 42P01), or None.
+
+    >>> missing_table(Exception("no such table: tables"))
+    'tables'
+    """
+    text = str(cause).strip()
+    found = re.match(r"no such table: (\S+)", text) or re.match(
+        r'relation "([^"]+)" does not exist', text
+    )
+    return found[1] if found else None
+
+
+def unmigrated(ctx: click.Context, table: str) -> str:
+    """What to say of a database that lacks the app's tables: which database it is, that
+    ``scorekeeper db upgrade`` makes them, and, without ``DATABASE_URL``, that the command read
+    the SQLite file of the instance folder instead of the club's database."""
+    from sqlalchemy.engine import make_url
+
+    from scorekeeper.config import shown_database
+
+    url = ctx.ensure_object(ScriptInfo).load_app().config["SQLALCHEMY_DATABASE_URI"]
+    said = (
+        f'{shown_database(url)} lacks the scorekeeper\'s tables (there is no table "{table}"): '
+        "was it migrated? Run `scorekeeper db upgrade`, as the service's user with its "
+        "environment, to make them."
+    )
+    if not os.environ.get("DATABASE_URL") and make_url(url).get_backend_name() == "sqlite":
+        said += (
+            f" DATABASE_URL is not set, so this command used the SQLite file "
+            f"{make_url(url).database}: to reach the club's database, set DATABASE_URL as the "
+            "service's environment file does."
+        )
+    return said
 
 
 @click.group(cls=CommandGroup, create_app=create_command_app, add_version_option=False)

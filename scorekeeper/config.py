@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import pwd
 import secrets
 from datetime import timedelta
 from pathlib import Path
@@ -37,24 +38,83 @@ def shown_database(url: str | URL) -> str:
     return make_url(url).render_as_string(hide_password=True)
 
 
+class ConfigurationError(RuntimeError):
+    """A file the app cannot start without is out of the reach of the user running it. The
+    message names the file, whose it is and what to run instead; the commands print it as a
+    sentence, not a traceback."""
+
+
 def secret_key(instance_path: str) -> str:
     """``SECRET_KEY``, or a random key made once and kept in the instance folder (so every
-    worker and every restart signs cookies alike, and no key is ever a known default)."""
+    worker and every restart signs cookies alike, and no key is ever a known default).
+
+    The file belongs to whoever ran the first command: made by a command run as root, it keeps
+    the service's own user out (:class:`ConfigurationError` says so, and how to set it right).
+    """
     if os.environ.get("SECRET_KEY"):
         return os.environ["SECRET_KEY"]
     path = Path(instance_path) / "secret_key"
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        draft = path.with_name(f"secret_key.{os.getpid()}")
-        draft.write_text(secrets.token_urlsafe(48))
-        draft.chmod(0o600)
-        try:
-            os.link(draft, path)  # atomic: a worker starting at the same time reads one key
-        except FileExistsError:
-            pass
-        finally:
-            draft.unlink()
-    return path.read_text().strip()
+    try:
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            draft = path.with_name(f"secret_key.{os.getpid()}")
+            draft.write_text(secrets.token_urlsafe(48))
+            draft.chmod(0o600)
+            try:
+                os.link(draft, path)  # atomic: a worker starting at the same time reads one key
+            except FileExistsError:
+                pass
+            finally:
+                draft.unlink()
+        return path.read_text().strip()
+    except PermissionError as error:
+        raise ConfigurationError(out_of_reach(path)) from error
+
+
+def out_of_reach(path: Path) -> str:
+    """Why the running user cannot read ``path`` (or make it, when it does not exist yet), and
+    what to run instead: the command as the user it belongs to, or, when a command run as root
+    made it in another user's folder, ``chown`` it back to that folder's owner."""
+    user = _user_name(os.geteuid())
+    folder = path.parent
+    try:
+        status = path.stat()
+    except FileNotFoundError:
+        owner = _owner(folder) or _owner(folder.parent)
+        if owner is None:
+            return f"{user} cannot make {path}: its folder is out of reach."
+        return (
+            f"{user} cannot make {path}: the folder belongs to {owner}. Run the command as "
+            f"{owner} (`sudo -u {owner} …`)."
+        )
+    except PermissionError:
+        owner = _owner(folder.parent)
+        whose = f" (a folder of {owner})" if owner else ""
+        return f"{user} cannot reach {path}: {folder}{whose} is closed to it."
+    owner = _user_name(status.st_uid)
+    said = f"{user} cannot read {path}: it belongs to {owner} (mode {status.st_mode & 0o777:03o})."
+    folder_owner = _owner(folder)
+    if status.st_uid == 0 and folder_owner not in (None, owner):
+        return (
+            f"{said} A command run as root made it in {folder_owner}'s folder: give it back "
+            f"(`sudo chown {folder_owner}: {path}`), and run every command as {folder_owner} "
+            f"(`sudo -u {folder_owner} …`)."
+        )
+    return f"{said} Run the command as {owner} (`sudo -u {owner} …`)."
+
+
+def _owner(path: Path) -> str | None:
+    try:
+        return _user_name(path.stat().st_uid)
+    except OSError:
+        return None
+
+
+def _user_name(uid: int) -> str:
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:  # a user id with no name (a container's, a deleted user's)
+        return f"user {uid}"
 
 
 def engine_options(url: str | URL, options: dict[str, Any]) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from flask.cli import with_appcontext
 from flask_migrate import cli as migrate_cli
 from sqlalchemy import inspect
 
-from scorekeeper.commands import tokens, transfer
+from scorekeeper.commands import tables, tokens, transfer
 from scorekeeper.storage import running_totals
 from scorekeeper.storage.extensions import db
 
@@ -65,9 +65,11 @@ def verify_command(repair: bool) -> None:
 
 def init_app(app: Flask) -> None:
     """Add ``verify`` to the ``db`` group Flask-Migrate gave the app, and the commands that move
-    and copy tables (:mod:`scorekeeper.commands.transfer`) and replace a lost table token
-    (:mod:`scorekeeper.commands.tokens`)."""
+    and copy tables (:mod:`scorekeeper.commands.transfer`), replace a lost table token
+    (:mod:`scorekeeper.commands.tokens`) and list the tables
+    (:mod:`scorekeeper.commands.tables`)."""
     group: click.Group = migrate_cli.db
     group.add_command(verify_command)
     transfer.init_app(app)
     tokens.init_app(app)
+    tables.init_app(app)

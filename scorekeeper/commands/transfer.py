@@ -13,11 +13,12 @@ import click
 from flask import Flask
 from flask.cli import with_appcontext
 from flask_migrate import cli as migrate_cli
+from sqlalchemy import select
 
 from scorekeeper.documents import export, importing
 from scorekeeper.services.refusals import InvalidRequest
 from scorekeeper.storage.extensions import db
-from scorekeeper.storage.models import Table
+from scorekeeper.storage.models import Hand, Table
 from scorekeeper.storage.transactions import one_write
 from scorekeeper.web.problems import refusal_document
 
@@ -89,6 +90,10 @@ def backup_command(file: Path) -> None:
     if file.exists():
         click.echo(f"{file} exists already: name a new file.", err=True)
         sys.exit(EXIT_REFUSED)
+    # Read through SQLAlchemy first: a database no migration ran on is said in a sentence (the
+    # command group's), before an empty copy is made.
+    db.session.execute(select(Hand.id).limit(1)).all()
+    db.session.remove()
     with closing(sqlite3.connect(url.database)) as source, closing(sqlite3.connect(file)) as copy:
         source.backup(copy)  # in one step: the snapshot of one moment
     with closing(sqlite3.connect(file)) as copy:
