@@ -28,6 +28,19 @@ from scorekeeper.web.words import level_name
 
 bp = Blueprint("ratings", __name__)
 SEASON_FIELDS = ("from", "to", "virtual")
+NO_GAME = {
+    "all_time": N_("No finished game yet."),
+    "this_year": N_("No finished game this year."),
+    "chosen": N_("No finished game in this season."),
+}
+"""What a page with no finished game says, in the words of the season chosen: "in this season"
+would puzzle a new player who chose "All time"."""
+NO_RIVAL = {
+    "all_time": N_("No finished game with another player yet."),
+    "this_year": N_("No finished game with another player this year."),
+    "chosen": N_("No finished game with another player in this season."),
+}
+"""What a player's page says with no head-to-head record, in the words of the season chosen."""
 
 
 @bp.app_template_filter("one_place")
@@ -54,16 +67,20 @@ def season_asked() -> Season:
 
 def season_links(season: Season) -> dict[str, Any]:
     """What the season form shows: the season asked, and the addresses of "this year" and "all
-    time" in one tap (each keeping the virtual games' choice), on the page asked."""
+    time" in one tap (each keeping the virtual games' choice), on the page asked; and what the
+    page says when the season holds no game, in the words of that choice."""
     this_year = Season.year(date.today().year, season.virtual)
     all_time = Season(virtual=season.virtual)
     here: dict[str, Any] = dict(request.view_args or {})
     endpoint = request.endpoint or ""
+    period = "all_time" if season == all_time else "this_year" if season == this_year else "chosen"
     return {
         "season": season,
         "season_form": url_for(endpoint, **here),
         "this_year": (url_for(endpoint, **(here | this_year.query())), season == this_year),
         "all_time": (url_for(endpoint, **(here | all_time.query())), season == all_time),
+        "no_game": NO_GAME[period],
+        "no_rival": NO_RIVAL[period],
     }
 
 

@@ -159,7 +159,7 @@
     showWaitingTotals(hands);
     const count = hands.length;
     banner.querySelector(".queue-count").textContent = count === 1 ? texts.waiting_one : say(texts.waiting_many, count);
-    banner.querySelector(".queue-why").textContent = texts.waiting_why;
+    banner.querySelector(".queue-why").textContent = count === 1 ? texts.waiting_why_one : texts.waiting_why_many;
     banner.hidden = count === 0;
     section.hidden = count === 0 && choice.hidden;
   };

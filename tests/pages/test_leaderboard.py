@@ -77,7 +77,7 @@ def test_the_leaderboard_ranks_the_table_with_uncertainty(page: Page, live_serve
     page.get_by_text("Choose the days and the games").click()
     page.get_by_label("Games played in the app").select_option("only")
     page.get_by_role("button", name="Show").click()
-    expect(page.get_by_text("No finished game in this season.")).to_be_visible()
+    expect(page.get_by_text("No finished game this year.")).to_be_visible()
 
 
 def test_the_leaderboard_in_french(page: Page, live_server: str) -> None:
