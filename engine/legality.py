@@ -269,6 +269,7 @@ def _hazard_refusal(state: HandState, hazard: int, side: int) -> Reason:
             "plays hazards on rolling sides only (rules §12)."
         ), facts
     return N_(
-        "Seat %(seat)s cannot play %(card)s: the battle pile of side %(side)s is empty, and only "
-        "a Speed Limit may start a hand (rules §5)."
+        "Seat %(seat)s cannot play %(card)s: the battle pile of side %(side)s is empty, and no "
+        "hazard goes on an empty battle pile; until a card is laid there, the only attack is a "
+        "Speed Limit, on the speed pile (rules §5)."
     ), facts

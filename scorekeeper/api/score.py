@@ -8,6 +8,7 @@ from flask import Blueprint, request
 
 from scorekeeper.documents.score_sheets import score_report_document, score_sheet_document
 from scorekeeper.web.transactions import reads_only
+from scorekeeper.web.words import unnamed_side
 
 bp = Blueprint("scoring", __name__)
 
@@ -15,12 +16,13 @@ bp = Blueprint("scoring", __name__)
 @bp.post("/score")
 @reads_only
 def score() -> dict[str, Any]:
-    """Score one hand report."""
-    return score_report_document(request.get_json())
+    """Score one hand report; an unnamed side is named in the request's language."""
+    return score_report_document(request.get_json(), unnamed_side)
 
 
 @bp.post("/score/sheet")
 @reads_only
 def score_sheet() -> dict[str, Any]:
-    """Score a whole score sheet and say where the game stands."""
-    return score_sheet_document(request.get_json())
+    """Score a whole score sheet and say where the game stands, unnamed sides named in the
+    request's language."""
+    return score_sheet_document(request.get_json(), unnamed_side)

@@ -1,5 +1,5 @@
 """What the app's players are called in the request's language: computer seats, the sides they
-sit on, and their levels.
+sit on, their levels, and the sides a scored report or sheet leaves unnamed.
 
 The database and the API keep English names ("Computer 2 (Club)", made by
 :func:`scorekeeper.services.levels.computer_name`); a page says them in its reader's language,
@@ -11,9 +11,24 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from flask import after_this_request, g, has_request_context
+from werkzeug.wrappers import Response
+
+from engine.sentences import N_
+from scorekeeper.documents.score_sheets import SideKind
 from scorekeeper.names import team_name
 from scorekeeper.services.levels import COMPUTER_NAME, level_named, seat_name
 from scorekeeper.web.i18n import gettext
+
+UNNAMED: dict[SideKind, str] = {
+    # TRANSLATORS: a side a scored report leaves unnamed, by its letter ("Side A").
+    "side": N_("Side %(letter)s"),
+    # TRANSLATORS: a side of one player a score sheet leaves unnamed, by its letter ("Player A").
+    "player": N_("Player %(letter)s"),
+    # TRANSLATORS: a team a score sheet leaves unnamed, by its letter ("Team A").
+    "team": N_("Team %(letter)s"),
+}
+"""The names of unnamed sides, as the engine gives them in English."""
 
 
 def level_name(computer: str) -> str:
@@ -75,3 +90,24 @@ def side_label(side: Any) -> str:
         return str(side.name)
     seats = [{"seat": s.seat, "computer": s.computer, "name": seat_name(s)} for s in side.seats]
     return local_side_name(side.name, seats)
+
+
+def unnamed_side(kind: SideKind, index: int) -> str:
+    """The name of a side the request left unnamed, in the request's language: "Camp A" in
+    French where the engine, which speaks English, says "Side A" (the 27th side is "Side 27")."""
+    _varies_by_language()
+    letter = chr(ord("A") + index) if index < 26 else str(index + 1)
+    return gettext(UNNAMED[kind], letter=letter)
+
+
+def _varies_by_language() -> None:
+    """Mark this request's answer as one that depends on the asker's language (``Vary``), as a
+    refusal's is: a cache must not give the French names to an English reader."""
+    if not has_request_context() or "varies_by_language" in g:
+        return
+    g.varies_by_language = True
+
+    @after_this_request
+    def vary(response: Response) -> Response:
+        response.vary.add("Accept-Language")
+        return response
