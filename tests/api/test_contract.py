@@ -75,6 +75,12 @@ def test_spec_uses_no_30_nullable() -> None:
     assert "nullable:" not in SPEC_PATH.read_text()
 
 
+REFERENCE = {"/api/openapi.yaml", "/api/docs", "/api/docs/<path:filename>"}
+"""The API's reference (``scorekeeper/api/reference.py``): the contract itself, and a page and its
+files to read it. They are served under ``/api/`` but are no operation of the API (HTML, YAML and
+Swagger UI's files for a reader, no token, no change), so the spec does not list them."""
+
+
 def test_every_route_of_the_api_is_in_the_spec() -> None:
     documented = {
         (path, method.upper())
@@ -85,11 +91,36 @@ def test_every_route_of_the_api_is_in_the_spec() -> None:
     served = {
         (re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule), method)
         for rule in APP.url_map.iter_rules()
-        if rule.rule.startswith("/api/")
+        if rule.rule.startswith("/api/") and rule.rule not in REFERENCE
         for method in rule.methods or ()
         if method not in ("HEAD", "OPTIONS")
     }
     assert served == documented
+
+
+def test_the_routes_left_out_of_the_spec_are_the_references_and_only_read() -> None:
+    """Nothing else under ``/api/`` escapes the check above, and what does changes nothing."""
+    left_out = sorted(
+        (
+            rule.rule,
+            rule.endpoint.split(".")[0],
+            sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}),
+        )
+        for rule in APP.url_map.iter_rules()
+        if rule.rule in REFERENCE or rule.endpoint.startswith("reference.")
+    )
+    assert left_out == [(path, "reference", ["GET"]) for path in sorted(REFERENCE)]
+
+
+def test_the_served_document_is_openapi_yaml_byte_for_byte() -> None:
+    """What the reference page and any client read at ``/api/openapi.yaml`` is this contract,
+    the very file every test here checks the server against."""
+    with APP.test_client().get("/api/openapi.yaml") as response:
+        assert response.status_code == 200
+        assert response.mimetype == "application/yaml"
+        served = response.data
+    assert served == SPEC_PATH.read_bytes()
+    assert yaml.safe_load(served) == yaml.safe_load(SPEC_PATH.read_text())
 
 
 @SCHEMA.parametrize()
