@@ -126,3 +126,7 @@ def test_the_document_is_revalidated_by_its_etag(client: FlaskClient) -> None:
         etag = response.headers["ETag"]
     with client.get("/api/openapi.yaml", headers={"If-None-Match": etag}) as again:
         assert again.status_code == 304
+
+
+def test_the_start_page_leads_to_the_reference(client: FlaskClient) -> None:
+    assert 'href="/api/docs"' in client.get("/").text
