@@ -5,16 +5,24 @@ document's identity with ``openapi.yaml`` is in ``test_contract.py``)."""
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
+from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 from flask.testing import FlaskClient
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
 
 from scorekeeper.api.reference import SWAGGER_UI, SWAGGER_UI_FILES, SWAGGER_UI_VERSION
 from scorekeeper.web.security import PAGE_POLICY, REFERENCE_POLICY
+from tests.api.conftest import TableAccess
 from tests.contract import SPEC_PATH
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -130,3 +138,117 @@ def test_the_document_is_revalidated_by_its_etag(client: FlaskClient) -> None:
 
 def test_the_start_page_leads_to_the_reference(client: FlaskClient) -> None:
     assert 'href="/api/docs"' in client.get("/").text
+
+
+SPEC = yaml.safe_load(SPEC_PATH.read_text())
+SPEC_URI = "urn:openapi"
+
+
+def examples() -> Iterator[Any]:
+    """Every example of the contract: where it is (a JSON pointer to its media type), its
+    schema's address, and its value."""
+
+    def walk(node: Any, pointer: str) -> Iterator[Any]:
+        if isinstance(node, dict):
+            if "schema" in node and "examples" in node:
+                for name, example in node["examples"].items():
+                    yield pytest.param(
+                        f"{pointer}/schema", example["value"], id=f"{pointer}/{name}"
+                    )
+            for key, value in node.items():
+                yield from walk(
+                    value, f"{pointer}/{str(key).replace('~', '~0').replace('/', '~1')}"
+                )
+        elif isinstance(node, list):
+            for index, value in enumerate(node):
+                yield from walk(value, f"{pointer}/{index}")
+
+    yield from walk(SPEC, "")
+
+
+EXAMPLES = list(examples())
+
+
+def test_the_reference_has_examples_of_bodies_answers_and_refusals() -> None:
+    places = " ".join(param.id for param in EXAMPLES)
+    assert "requestBody" in places and "responses/200" in places
+    assert "components/responses/ReportRefused" in places
+
+
+@pytest.mark.parametrize(("schema", "value"), EXAMPLES)
+def test_every_example_fits_its_schema(schema: str, value: Any) -> None:
+    """An example the reference shows is one the contract allows (OpenAPI 3.1's schemas are
+    JSON Schema 2020-12)."""
+    registry = Registry().with_resource(
+        SPEC_URI, Resource.from_contents(SPEC, default_specification=DRAFT202012)
+    )
+    validator = Draft202012Validator({"$ref": f"{SPEC_URI}#{schema}"}, registry=registry)
+    assert [error.message for error in validator.iter_errors(value)] == []
+
+
+@pytest.mark.parametrize(
+    ("path", "method", "file"),
+    [
+        ("/api/v1/score", "post", "hand.json"),
+        ("/api/v1/score/sheet", "post", "sheet.json"),
+        ("/api/v1/tables/{table_id}/games/{game_id}/hands", "post", "hand-1.json"),
+        (
+            "/api/v1/tables/{table_id}/games/{game_id}/hands/{number}",
+            "put",
+            "hand-1-corrected.json",
+        ),
+    ],
+)
+def test_the_request_examples_are_the_projects_example_files(
+    path: str, method: str, file: str
+) -> None:
+    """The bodies the reference shows are the ones the README and the command line use."""
+    media = SPEC["paths"][path][method]["requestBody"]["content"]["application/json"]
+    (shown,) = media["examples"].values()
+    assert shown["value"] == json.loads((ROOT / "examples" / file).read_text())
+    assert f"(examples/{file})" in shown["summary"]
+
+
+def test_the_score_examples_are_the_servers_answers(client: FlaskClient) -> None:
+    operation = SPEC["paths"]["/api/v1/score"]["post"]
+    (request,) = operation["requestBody"]["content"]["application/json"]["examples"].values()
+    (answer,) = operation["responses"]["200"]["content"]["application/json"]["examples"].values()
+    response = client.post("/api/v1/score", json=request["value"])
+    assert response.status_code == 200
+    assert response.get_json() == answer["value"]
+
+
+def without_sentences(problem: dict[str, Any]) -> dict[str, Any]:
+    """A problem with its sentences blanked, once it is seen to have them."""
+    assert problem["detail"] and all(error["detail"] for error in problem.get("errors", []))
+    blanked: dict[str, Any] = {**problem, "detail": ""}
+    if "errors" in problem:
+        blanked["errors"] = [{**error, "detail": ""} for error in problem["errors"]]
+    return blanked
+
+
+def provoke(refusal: str, table: TableAccess) -> Any:
+    """The request each refusal's example shows, sent."""
+    client = table.client
+    if refusal == "ReportRefused":
+        report = json.loads((ROOT / "examples" / "hand-refused.json").read_text())
+        return client.post("/api/v1/score", json={"players": 2, **report})
+    if refusal == "InvalidRequest":
+        return client.post("/api/v1/tables", json={"name": "", "colour": "red"})
+    if refusal == "Unauthorized":
+        return client.get(table.url)
+    assert refusal == "NotFound"
+    return table.get("/games/999")
+
+
+@pytest.mark.parametrize("refusal", ["ReportRefused", "InvalidRequest", "Unauthorized", "NotFound"])
+def test_the_refusal_examples_are_the_servers_answers_but_for_their_sentences(
+    table: TableAccess, refusal: str
+) -> None:
+    """The type, title, status, codes and paths are the contract; the sentences are the
+    catalogs' to word (the refusals' own tests check them), so only their presence is compared."""
+    media = SPEC["components"]["responses"][refusal]["content"]["application/problem+json"]
+    (shown,) = media["examples"].values()
+    response = provoke(refusal, table)
+    assert response.status_code == shown["value"]["status"]
+    assert without_sentences(response.get_json()) == without_sentences(shown["value"])
