@@ -62,25 +62,28 @@ def copy_source(folder: Path) -> None:
         shutil.copytree(ROOT / name, folder / name, ignore=shutil.ignore_patterns("__pycache__"))
 
 
+INSTALL_SCRIPT = f"""\
+set -e
+here=$(pwd -P)
+{SYSTEM_PYTHON} -m venv --without-pip .venv
+site=$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+printf '%s\\n' "$here" "{PACKAGES}" > "$site/scorekeeper-under-test.pth"
+for name in {" ".join(SCRIPTS)}; do
+    {{ echo "#!$here/.venv/bin/python"; tail -n +2 "{Path(sys.executable).parent}/$name"; }} \\
+        > ".venv/bin/$name"
+    chmod 755 ".venv/bin/$name"
+done
+echo "Installed $(.venv/bin/scorekeeper --version) in .venv, with the tests' packages."
+"""
+"""``make install`` as a shell script run in the folder of a clone: ``.venv`` whose
+``scorekeeper`` and ``gunicorn`` run that folder's source."""
+
+
 def make_environment(folder: Path) -> Path:
-    """``folder/.venv``, as ``make install`` leaves it: ``scorekeeper`` and ``gunicorn`` run the
-    source in ``folder``. Returns its ``bin`` folder."""
-    venv = folder / ".venv"
-    subprocess.run([SYSTEM_PYTHON, "-m", "venv", "--without-pip", venv], check=True)
-    where = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
-    site = subprocess.run(
-        [venv / "bin" / "python", "-c", where],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-    Path(site, "scorekeeper-under-test.pth").write_text(f"{folder}\n{PACKAGES}\n")
-    for name in SCRIPTS:
-        text = Path(sys.executable).with_name(name).read_text()
-        script = venv / "bin" / name
-        script.write_text(f"#!{venv}/bin/python\n" + text.split("\n", 1)[1])
-        script.chmod(0o755)
-    return venv / "bin"
+    """``folder/.venv``, as ``make install`` leaves it (:data:`INSTALL_SCRIPT`). Returns its
+    ``bin`` folder."""
+    subprocess.run(["sh", "-c", INSTALL_SCRIPT], cwd=folder, check=True, capture_output=True)
+    return folder / ".venv" / "bin"
 
 
 def install(folder: Path, owner: str | None = None) -> Path:
