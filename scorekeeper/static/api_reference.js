@@ -9,13 +9,35 @@ window.addEventListener("DOMContentLoaded", () => {
     url: reference.dataset.spec,
     domNode: reference,
     layout: "BaseLayout",
-    deepLinking: true, // each operation has an address (#/tag/operationId) to share
+    deepLinking: true, // each operation has an address (#/default/operationId) to share
     displayOperationId: true, // the names programs and clients know the operations by
     docExpansion: "list",
     defaultModelsExpandDepth: 0, // the schemas are listed, and open on a tap
     defaultModelExpandDepth: 2,
-    showExtensions: false,
     showCommonExtensions: true, // maxLength, pattern, minimum… shown beside each field
     validatorUrl: null, // the default asks a server on the internet to check the document
   });
+
+  // What Swagger UI leaves out for a screen reader or a keyboard, added as it renders: a name for
+  // each drop-down (its visible label), a tab stop on each example that scrolls, and one tab stop
+  // per operation's summary (its inner link to the operation's address is the button's twin).
+  const mend = () => {
+    for (const select of reference.querySelectorAll("select:not([aria-label])")) {
+      const box = select.closest(".examples-select, .response-control-media-type, .response-control-examples, .servers");
+      const label = box && box.querySelector("label, small, .examples-select__section-label");
+      select.setAttribute("aria-label", (label && label.textContent.replace(/:\s*$/, "").trim()) || "Choice");
+    }
+    for (const block of reference.querySelectorAll("pre.microlight:not([tabindex]), .body-param__example:not([tabindex])")) {
+      block.tabIndex = 0;
+    }
+    for (const link of reference.querySelectorAll(".opblock-summary-control a:not([tabindex])")) {
+      link.tabIndex = -1;
+    }
+  };
+  let due = false; // one pass per frame, however many nodes Swagger UI changed in it
+  new MutationObserver(() => {
+    if (due) return;
+    due = true;
+    requestAnimationFrame(() => { due = false; mend(); });
+  }).observe(reference, { childList: true, subtree: true });
 });
