@@ -32,7 +32,7 @@ PYTEST_RUN = -n $(PYTEST_WORKERS) --dist worksteal --durations=15 \
 # each server or command a test starts, then loads the app and the tests compiled once.
 PYTEST_ENV = PYTHONDONTWRITEBYTECODE=
 
-.PHONY: install run test test-compiled compiled engine lint typecheck bench clean
+.PHONY: install run test test-compiled compiled engine lint typecheck bench docs pictures clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -48,8 +48,14 @@ $(VENV)/.installed-compiler: pyproject.toml | $(BIN)/python
 	touch $(VENV)/.installed $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test,postgres,compiled]'
-	touch $(VENV)/.installed $(VENV)/.installed-compiler $@
+	$(BIN)/python -m pip install --quiet -e '.[test,postgres,compiled,docs]'
+	touch $(VENV)/.installed $(VENV)/.installed-compiler $(VENV)/.installed-docs $@
+
+# What building the documentation site takes: the `docs` extra (MkDocs, its Material theme, and
+# Pillow for the pictures).
+$(VENV)/.installed-docs: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[docs]'
+	touch $(VENV)/.installed $@
 
 # Install only, for a server: the virtual environment, the app and its engine (compiled where a
 # C compiler is at hand). Starts no server and makes no database: `scorekeeper db upgrade` makes
@@ -68,6 +74,7 @@ test: $(VENV)/.installed-test engine
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports  # the layers and the engine's independence (pyproject.toml)
 	$(BIN)/mypy
+	@$(MAKE) --no-print-directory docs
 	$(PYTEST_ENV) $(BIN)/python -m pytest $(PYTEST_RUN) $(PYTEST_ARGS)
 	@$(MAKE) --no-print-directory test-compiled
 
@@ -134,5 +141,16 @@ bench: $(VENV)/.installed-test compiled
 	$(BIN)/python benchmarks/virtual_moves.py
 	$(BIN)/python benchmarks/leaderboard.py
 
+# The documentation site (mkdocs.yml) into site/, strictly: a warning, a broken link or anchor, a
+# page left out of the nav, fails it. Open site/index.html, or `.venv/bin/mkdocs serve` while
+# writing. (NO_MKDOCS_2_WARNING: the theme's banner about a future MkDocs, not about this site.)
+docs: $(VENV)/.installed-docs
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+
+# The documentation's pictures (scripts/pictures.py): the real pages in chromium at 360×640, in
+# English and French, written into docs/pictures/. Run again after a change to the pages.
+pictures: $(VENV)/.installed-test
+	$(BIN)/python scripts/pictures.py
+
 clean:
-	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build site .pytest_cache .mypy_cache .ruff_cache .hypothesis
