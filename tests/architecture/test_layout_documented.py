@@ -1,6 +1,7 @@
-"""README's Layout section names every module of the app in the line of its own folder, and every
-layer of the contracts, so a newcomer who trusts it is not misled: a module added, or moved to
-another folder, fails here until the section says where it stands."""
+"""The documentation's Layout page (docs/contributing/layout.md) names every module of the app in
+the line of its own folder, and every layer of the contracts, so a newcomer who trusts it is not
+misled: a module added, or moved to another folder, fails here until the page says where it
+stands."""
 
 from __future__ import annotations
 
@@ -10,10 +11,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
+LAYOUT = ROOT / "docs" / "contributing" / "layout.md"
+
+
 def layout() -> str:
-    readme = (ROOT / "README.md").read_text()
-    start = readme.index("\n## Layout\n")
-    return readme[start : readme.index("\n## ", start + 1)]
+    """The page's text, from its title on."""
+    page = LAYOUT.read_text(encoding="utf-8")
+    assert page.startswith("# Layout\n")
+    return page
 
 
 def folder_lines(section: str) -> dict[str, str]:

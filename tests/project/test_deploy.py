@@ -1,4 +1,4 @@
-"""The examples of ``deploy/``: the systemd unit runs the README's server line, and the headers
+"""The examples of ``deploy/``: the systemd unit runs the documented server line, and the headers
 the reverse proxies are documented to send make the app see the HTTPS request the phone made."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from flask.testing import FlaskClient
 from scorekeeper import create_app
 from scorekeeper.storage.extensions import db
 from tests.api.conftest import create_table
-from tests.project.test_readme import SERVER_LINE, blocks
+from tests.project.test_docs import server_line
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -43,13 +43,7 @@ def environment_file() -> dict[str, str]:
 
 
 def test_the_unit_runs_the_readmes_server_line_with_an_access_log() -> None:
-    (readme_line,) = [
-        line
-        for block in blocks()
-        if block.kind == "sh"
-        for line in block.text.splitlines()
-        if SERVER_LINE.match(line)
-    ]
+    readme_line = server_line()  # the organiser's guide's line, the one the docs' walk serves
     (started,) = unit()["ExecStart"]
     readme_words = shlex.split(readme_line)
     assert shlex.split(started)[1:] == readme_words[1:]
