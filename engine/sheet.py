@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import Any
@@ -149,15 +148,17 @@ class ScoreSheet:
     def read_hand(
         self, data: Mapping[str, Any], prefix: str = ""
     ) -> tuple[HandReport, list[Problem]]:
-        """Read a hand of this sheet (its v1 wire form), its sides named as the sheet names them."""
-        report, problems = read_hand_report(data, prefix)
-        if len(report.sides) == len(self.names):
-            sides = tuple(
-                dataclasses.replace(side, name=name)
-                for side, name in zip(report.sides, self.names, strict=True)
-            )
-            report = dataclasses.replace(report, sides=sides)
-        return report, problems
+        """Read a hand of this sheet (its v1 wire form), its sides named as the sheet names them:
+        before reading, so a problem found while reading (an unknown safety) names them too."""
+        sides = data.get("sides")
+        if (
+            isinstance(sides, Sequence)
+            and len(sides) == len(self.names)
+            and all(isinstance(side, Mapping) for side in sides)
+        ):
+            named = [{**side, "name": name} for side, name in zip(sides, self.names, strict=True)]
+            data = {**data, "sides": named}
+        return read_hand_report(data, prefix)
 
     def _ended(self) -> Sentence:
         hand = self._numbers[-1]

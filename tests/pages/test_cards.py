@@ -207,7 +207,7 @@ def test_a_redraw_keeps_the_chosen_card(
     expect(chosen).to_have_accessible_name("Réparations, parade")
     expect(page.locator(".card-panel")).to_have_count(1)
     play(page, page.locator(".card-panel").get_by_role("button", name="Défausser"))
-    expect(page.locator(".events")).to_contain_text("Ann défausse Réparations.")
+    expect(page.locator(".events")).to_contain_text("Ann défausse «\u202fRéparations\u202f».")
 
 
 def test_the_scoreboard_leads_back_to_the_seat(

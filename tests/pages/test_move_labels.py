@@ -31,7 +31,7 @@ def app() -> Flask:
         (PASS, True, False, "Draw", "Piocher"),
         (PASS, False, True, "Let it go", "Laisser passer"),
         (PASS, False, False, "Go on", "Continuer"),
-        (CALL, False, False, "Extend to 1,000", "Allonger à 1 000"),
+        (CALL, False, False, "Extend to 1,000", "Allonger à 1\u202f000"),
         (DECLINE, False, False, "Stop at 700", "S'arrêter à 700"),
     ],
 )
@@ -59,7 +59,7 @@ def test_each_move_has_its_own_words(
             "Coup fourré\u202f! Véhicule prioritaire",
         ),
         (PASS, "Let it go", "Laisser passer"),
-        (CALL, "Extend to 1,000", "Allonger à 1 000"),
+        (CALL, "Extend to 1,000", "Allonger à 1\u202f000"),
     ],
 )
 def test_each_move_has_a_name_of_its_own(app: Flask, move: Any, english: str, french: str) -> None:

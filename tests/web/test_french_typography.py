@@ -1,16 +1,27 @@
-"""French as a French reader expects it: a narrow no-break space before ; : ! ? and inside « »
-(so a 360 px line never breaks before a « ? »), and sentences that are one msgid each, never
-assembled from fragments whose order and agreement only English shares."""
+"""French as a French reader expects it: a narrow no-break space before ; : ! ? and one inside
+each « » (so a 360 px line never breaks before a « ? »), thousands grouped by a narrow no-break
+space (1 000, as Babel writes them), one apostrophe throughout ('), the computer players called
+"ordinateur", and sentences that are one msgid each, never assembled from fragments whose order
+and agreement only English shares.
+
+Each check is shown to catch its slip (a bad sample per kind), then run on every French text of
+the catalog, the cards' French names, the French pages of an evening and the API's French
+refusals."""
 
 from __future__ import annotations
 
+import json
 import re
+from html import unescape as html_unescape
 from pathlib import Path
+from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.api.conftest import create_table
+from engine.vocabulary import CARD_NAMES, CATEGORY_NAMES, Language
+from tests.api.conftest import TableAccess, create_table
 from tests.web.test_i18n import french, play_a_game
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "scorekeeper" / "templates"
@@ -34,9 +45,33 @@ GLUED = {
 }
 
 
+SLIPS = {
+    "a doubled space": re.compile(r"\s*[\u202f\u00a0]\s+|\s+[\u202f\u00a0]"),
+    "not one narrow no-break space inside « »": re.compile(r"«(?!\u202f[^\s»])|(?<![^\s«]\u202f)»"),
+    "a number grouped by a breakable or a wide space": re.compile(r"\d[ \u00a0]\d{3}(?!\d)"),
+    "another apostrophe than '": re.compile(r"[’‘ʼ`´]"),
+    "English quotation marks": re.compile(r"[“”]"),
+    '"virtuel" for a computer player': re.compile(
+        r"\b(?:joueu(?:r|rs|se|ses)|adversaires?)\s+virtuel|\bvirtuels?\b", re.IGNORECASE
+    ),
+}
+"""Each kind of slip a French text must not have, beyond the spaces before ; : ! ? (the apostrophe
+chosen is the plain one, which the cards' own names use: "Panne d'essence")."""
+
+
 def spacing_flaws(text: str) -> list[str]:
     text = JSON_EXAMPLE.sub("", text)  # a JSON example keeps JSON's own punctuation
     return [text[max(m.start() - 12, 0) : m.end() + 2] for m in BAD_SPACING.finditer(text)]
+
+
+def typography_flaws(text: str) -> list[str]:
+    """Every slip in ``text``: each with its kind and where it is."""
+    flaws = [f"a plain or missing space at {where!r}" for where in spacing_flaws(text)]
+    for kind, slip in SLIPS.items():
+        flaws += [
+            f"{kind} at {text[max(m.start() - 12, 0) : m.end() + 6]!r}" for m in slip.finditer(text)
+        ]
+    return flaws
 
 
 def test_the_spacing_check_finds_what_it_should() -> None:
@@ -46,16 +81,74 @@ def test_the_spacing_check_finds_what_it_should() -> None:
     assert spacing_flaws("Qui a gagné la manche\u202f? «\u202fFeu\u202f» 12:30 (1\u202f000)") == []
 
 
-def test_every_french_text_has_its_no_break_spaces() -> None:
-    flawed = {}
+BAD_SAMPLES = {
+    "a doubled space": "ne peut pas défausser «\u202f\u202f%(card)s\u202f\u202f»",
+    "not one narrow no-break space inside « »": "n'a pas la carte «\u00a0Feu rouge\u00a0» en main",
+    "a number grouped by a breakable or a wide space": "Allonger à 1 000 bornes",
+    "another apostrophe than '": "l’export contient la graine",
+    "English quotation marks": "“Ann” n'est pas un nombre.",
+    '"virtuel" for a computer player': "Des joueurs virtuels prennent les places libres.",
+}
+"""One slip of each kind, as the catalog once had them."""
+
+
+@pytest.mark.parametrize("kind", SLIPS)
+def test_the_typography_check_catches_each_kind_of_slip(kind: str) -> None:
+    flaws = typography_flaws(BAD_SAMPLES[kind])
+    assert any(flaw.startswith(kind) for flaw in flaws), flaws
+
+
+@pytest.mark.parametrize(
+    "sample",
+    [
+        "n'a pas de carte «\u202fFeu rouge\u202f» en main",
+        "«\u202f%(card)s\u202f»\u202f: les bottes se gardent",
+        "Allonger à 1\u202f000 bornes\u202f? 101 cartes à 2 ou 3 joueurs, 2\u202f133,3 points",
+        "Ce n'est pas au tour de la place 2\u202f; la partie virtuelle 3 est en cours.",
+        "Le jour 2026-11-27, à 12:30, 25 et 50 km",
+    ],
+)
+def test_the_typography_check_leaves_good_french_alone(sample: str) -> None:
+    assert typography_flaws(sample) == []
+
+
+def french_texts() -> dict[str, str]:
+    """Every French text the app shows from data: the catalog's and the cards' and categories'
+    printed names, each under what it translates."""
+    texts = {}
     for message in french():
         if not message.id:
             continue  # the catalog's header
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        for string in strings:
-            if string and spacing_flaws(string):
-                flawed[str(message.id)] = spacing_flaws(string)
+        for number, string in enumerate(strings):
+            texts[f"{message.id!s} [{number}]"] = string
+    for card, names in CARD_NAMES.items():
+        texts[str(card)] = names[Language.FR]
+    for category, names in CATEGORY_NAMES.items():
+        texts[str(category)] = names[Language.FR]
+    return texts
+
+
+def test_every_french_text_is_set_as_a_french_typographer_would() -> None:
+    texts = french_texts()
+    assert len(texts) > 500
+    flawed = {key: typography_flaws(text) for key, text in texts.items() if typography_flaws(text)}
     assert flawed == {}
+
+
+def test_the_catalog_uses_one_apostrophe() -> None:
+    used = {
+        mark for text in french_texts().values() for mark in re.findall(r"(?<=\w)[’'](?=\w)", text)
+    }
+    assert used == {"'"}
+
+
+def test_every_french_text_calls_the_computer_ordinateur() -> None:
+    """The seats the app plays are "ordinateur" in every sentence that names them."""
+    texts = french_texts()
+    computer = [key for key in texts if re.search(r"\bcomputers?\b", key, re.IGNORECASE)]
+    assert len(computer) >= 10
+    assert [key for key in computer if "ordinateur" not in texts[key].lower()] == []
 
 
 def test_no_template_assembles_a_sentence_from_fragments() -> None:
@@ -78,22 +171,106 @@ def test_the_fragment_check_finds_what_it_should() -> None:
     assert not any(p.search('{{ _("Attack: %(card)s.", card=c) }}') for p in GLUED.values())
 
 
-def test_french_pages_read_with_their_no_break_spaces(sqlite_app: Flask) -> None:
-    client: FlaskClient = sqlite_app.test_client()
+def an_evening(client: FlaskClient) -> tuple[TableAccess, dict[str, Any]]:
+    """A table with a finished game, one in progress, a player new to it, and a virtual game
+    against the computer; the table, and what the walks below need of it."""
     table = create_table(client, "Club")
-    game_id, _ = play_a_game(table)
+    finished, (ann, bob) = play_a_game(table)
+    started = table.start_game(2, [[ann], [bob]])["id"]
+    (newcomer,) = table.add_players("Dan")
+    virtual = table.post(
+        "/virtual-games", {"players": 2, "seats": [{"player": ann}, {"computer": "club"}]}
+    ).get_json()
     client.set_cookie(f"table_{table.id}", table.token)
-    french_page = {"Accept-Language": "fr"}
-    pages = ["/", f"/t/{table.id}", f"/t/{table.id}/games/{game_id}", f"/t/{table.id}/history"]
-    pages += [f"/t/{table.id}/ratings", f"/t/{table.id}/players/1"]
+    return table, {
+        "finished": finished,
+        "started": started,
+        "ann": ann,
+        "newcomer": newcomer,
+        "virtual": virtual["game"]["id"],
+        "seat": virtual["seat_tokens"][0]["token"],
+    }
+
+
+def french_pages(table: TableAccess, ids: dict[str, Any]) -> list[str]:
+    """Every screen of the evening: the table's, the games', the hand form, the history, the
+    leaderboard, a player's page (and a new player's), the new-game page with its variants, and
+    a virtual game's pages, its seat's included."""
+    t = f"/t/{table.id}"
+    return [
+        "/",
+        t,
+        f"{t}/games/new",
+        f"{t}/games/new?players=4",
+        f"{t}/virtual/new",
+        f"{t}/games/{ids['finished']}",
+        f"{t}/games/{ids['started']}",
+        f"{t}/games/{ids['started']}/hands/new",
+        f"{t}/games/{ids['finished']}/hands/1",
+        f"{t}/history",
+        f"{t}/ratings",
+        f"{t}/players/{ids['ann']}",
+        f"{t}/players/{ids['newcomer']}",
+        f"{t}/virtual/{ids['virtual']}/seats",
+        f"{t}/games/{ids['virtual']}",
+        f"/play/{ids['seat']}",
+        "/offline",
+        f"{t}/games/999",
+    ]
+
+
+def api_refusals(client: FlaskClient, table: TableAccess, ids: dict[str, Any]) -> dict[str, Any]:
+    """The API's answers to refused requests, asked in French: a hand the rules refuse, a body of
+    the wrong shape, a move against the rules, a scored report with unnamed sides."""
+    french = {"Accept-Language": "fr"}
+    hand = {"sides": [{"distance": 710}, {"distance": 0, "safeties": ["wings"]}]}
+    seat = {"Authorization": f"Bearer {ids['seat']}"}
+    virtual = f"{table.url}/virtual-games/{ids['virtual']}"
+    view = client.get(virtual, headers=seat).get_json()
+    move = {"number": view["next_move"], "move": "call_extension"}
+    scored = {"players": 2, "sides": [{"distance": -25}, {"distance": 710}]}
+    answers = {
+        "a refused hand": table.post(f"/games/{ids['started']}/hands", hand, headers=french),
+        "a body of the wrong shape": table.post(
+            f"/games/{ids['started']}/hands", {}, headers=french
+        ),
+        "an illegal move": client.post(virtual + "/moves", json=move, headers={**seat, **french}),
+        "a refused report": client.post("/api/v1/score", json=scored, headers=french),
+    }
+    for what, answer in answers.items():
+        assert answer.status_code == 422, (what, answer.get_json())
+    return {what: answer.get_json() for what, answer in answers.items()}
+
+
+def test_french_pages_read_as_a_french_typographer_would(sqlite_app: Flask) -> None:
+    client: FlaskClient = sqlite_app.test_client()
+    table, ids = an_evening(client)
     flawed = {}
-    for page in pages:
-        html = client.get(page, headers=french_page).text
+    for page in french_pages(table, ids):
+        html = client.get(page, headers={"Accept-Language": "fr"}).text
         text = re.sub(r"<script.*?</script>|<style.*?</style>", "", html, flags=re.S)
-        text = re.sub(r"<[^>]+>", "", text)
-        if spacing_flaws(text):
-            flawed[page] = spacing_flaws(text)
+        text = html_unescape(re.sub(r"<[^>]+>", "", text))
+        if typography_flaws(text):
+            flawed[page] = typography_flaws(text)
     assert flawed == {}
+
+
+def test_the_api_s_french_refusals_read_as_french(sqlite_app: Flask) -> None:
+    client: FlaskClient = sqlite_app.test_client()
+    table, ids = an_evening(client)
+    flawed = {}
+    for what, answer in api_refusals(client, table, ids).items():
+        details = [answer["detail"]] + [error["detail"] for error in answer.get("errors", [])]
+        for detail in details:
+            slips = typography_flaws(detail)
+            slips += [f"English {m.group()!r}" for m in ENGLISH_ON_A_PAGE.finditer(detail)]
+            if slips:
+                flawed[f"{what}: {detail}"] = slips
+    assert flawed == {}
+    said = " ".join(
+        error["detail"] for error in api_refusals(client, table, ids)["a refused report"]["errors"]
+    )
+    assert "Camp A" in said and "Camp B" in said  # unnamed sides named in French too
 
 
 ENGLISH_ON_A_PAGE = re.compile(
@@ -119,41 +296,40 @@ def visible_text(html: str) -> str:
 
 def test_the_french_walk_finds_no_english_word(sqlite_app: Flask) -> None:
     """Every page of an evening at the table, read in French: a finished game and one in
-    progress, the hand form, the history, a virtual game's seat, seats and links pages."""
+    progress, the hand form, the history, the leaderboard, a player's page and a new player's,
+    a virtual game's seat, seats and links pages, and the API's refusals."""
     client: FlaskClient = sqlite_app.test_client()
-    table = create_table(client, "Club")
-    finished, (ann, bob) = play_a_game(table)
-    started = table.start_game(2, [[ann], [bob]])["id"]
-    virtual = table.post(
-        "/virtual-games", {"players": 2, "seats": [{"player": ann}, {"computer": "club"}]}
-    ).get_json()
-    client.set_cookie(f"table_{table.id}", table.token)
-    french = {"Accept-Language": "fr"}
-    t = f"/t/{table.id}"
-    pages = [
-        "/",
-        t,
-        f"{t}/games/new",
-        f"{t}/virtual/new",
-        f"{t}/games/{finished}",
-        f"{t}/games/{started}",
-        f"{t}/games/{started}/hands/new",
-        f"{t}/games/{finished}/hands/1",
-        f"{t}/history",
-        f"{t}/ratings",
-        f"{t}/players/{ann}",
-        f"{t}/virtual/{virtual['game']['id']}/seats",
-        f"/play/{virtual['seat_tokens'][0]['token']}",
-        "/offline",
-        f"{t}/games/999",
-    ]
+    table, ids = an_evening(client)
     found = {}
-    for page in pages:
-        response = client.get(page, headers=french)
+    for page in french_pages(table, ids):
+        response = client.get(page, headers={"Accept-Language": "fr"})
         assert response.status_code in (200, 404), page
         words = sorted({m.group() for m in ENGLISH_ON_A_PAGE.finditer(visible_text(response.text))})
         if words:
             found[page] = words
+    for what, answer in api_refusals(client, table, ids).items():
+        said = " ".join([answer["detail"]] + [e["detail"] for e in answer.get("errors", [])])
+        words = sorted({m.group() for m in ENGLISH_ON_A_PAGE.finditer(said)})
+        if words:
+            found[what] = words
     assert found == {}
-    english = client.get(f"{t}/games/{started}/hands/new", headers={"Accept-Language": "en"})
+    started = f"/t/{table.id}/games/{ids['started']}/hands/new"
+    english = client.get(started, headers={"Accept-Language": "en"})
     assert ENGLISH_ON_A_PAGE.search(visible_text(english.text))  # the walk can see English
+
+
+def test_the_offline_queue_s_note_agrees_with_its_count(sqlite_app: Flask) -> None:
+    """ "1 manche en attente" is "gardée", "3 manches en attente" are "gardées": the script picks
+    the note by the count, as it picks the count's own words."""
+    client: FlaskClient = sqlite_app.test_client()
+    table, ids = an_evening(client)
+    board = client.get(f"/t/{table.id}/games/{ids['started']}", headers={"Accept-Language": "fr"})
+    found = re.search(
+        r'<script type="application/json" id="queue-texts">(.*?)</script>', board.text
+    )
+    assert found is not None
+    texts = json.loads(found.group(1))
+    assert texts["waiting_one"] == "1 manche en attente"
+    assert texts["waiting_why_one"].startswith("Elle est gardée sur ce téléphone")
+    assert texts["waiting_many"] == "{n} manches en attente"
+    assert texts["waiting_why_many"].startswith("Elles sont gardées sur ce téléphone")
