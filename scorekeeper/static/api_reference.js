@@ -21,11 +21,16 @@ window.addEventListener("DOMContentLoaded", () => {
   // What Swagger UI leaves out for a screen reader or a keyboard, added as it renders: a name for
   // each drop-down (its visible label), a tab stop on each example that scrolls, and one tab stop
   // per operation's summary (its inner link to the operation's address is the button's twin).
+  const LABELS = [ // where a drop-down's visible label is: its holder, and the label in it
+    [".response-control-examples", ".response-control-examples__title"],
+    [".response-control-media-type", ".response-control-media-type__title"],
+    [".examples-select", ".examples-select__section-label"],
+    [".scheme-container", ".servers-title"],
+  ];
   const mend = () => {
     for (const select of reference.querySelectorAll("select:not([aria-label])")) {
-      const box = select.closest(".examples-select, .response-control-media-type, .response-control-examples, .servers");
-      const label = box && box.querySelector("label, small, .examples-select__section-label");
-      select.setAttribute("aria-label", (label && label.textContent.replace(/:\s*$/, "").trim()) || "Choice");
+      const label = LABELS.map(([holder, title]) => select.closest(holder)?.querySelector(title)).find(Boolean);
+      select.setAttribute("aria-label", label ? label.textContent.replace(/:\s*$/, "").trim() : "Choice");
     }
     for (const block of reference.querySelectorAll("pre.microlight:not([tabindex]), .body-param__example:not([tabindex])")) {
       block.tabIndex = 0;

@@ -6,6 +6,7 @@ its answers, errors included, and fit a 360 px phone as well as a laptop."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -179,6 +180,42 @@ def test_an_operations_address_opens_it(reader: Reader) -> None:
     expect(block).to_have_class("opblock opblock-post is-open")
     expect(block.locator("tr.response[data-code='422']")).to_be_visible()
     assert reader.outside == []
+
+
+def test_a_reader_tries_the_api_from_the_reference(reader: Reader) -> None:
+    """ "Try it out" sends the example to this server: a table created, its token given to
+    "Authorize", and the table read back with it."""
+    page = reader.page
+    page.goto(f"{reader.server}/api/docs#/default/createTable")
+    create = page.locator("#operations-default-createTable")
+    create.get_by_role("button", name="Try it out").click()
+    create.get_by_role("button", name="Execute").click()
+    answer = create.locator(".live-responses-table tbody tr").first
+    expect(answer.locator(".response-col_status")).to_have_text("201")
+    table = json.loads(
+        answer.locator(".response-col_description pre.microlight").first.inner_text()
+    )
+    assert table["name"] == "Thursday club"  # the example of openapi.yaml
+    page.get_by_role("button", name="Authorize").first.click()
+    credentials = page.locator(".modal-ux form", has_text="tableToken")
+    credentials.locator("input").fill(table["token"])
+    credentials.get_by_role("button", name="Apply credentials").click()
+    credentials.get_by_role("button", name="Close").click()
+    read = page.locator("#operations-default-readTable")
+    read.locator(".opblock-summary-control").click()
+    read.get_by_role("button", name="Try it out").click()
+    read.get_by_placeholder("table_id").fill(str(table["id"]))
+    read.get_by_role("button", name="Execute").click()
+    answer = read.locator(".live-responses-table tbody tr").first
+    expect(answer.locator(".response-col_status")).to_have_text("200")
+    assert (
+        json.loads(answer.locator(".response-col_description pre.microlight").first.inner_text())[
+            "id"
+        ]
+        == table["id"]
+    )
+    assert reader.outside == []
+    assert reader.errors == []
 
 
 SWAGGER_UIS_OWN = {"nested-interactive"}
