@@ -1,9 +1,10 @@
 """What the app's players are called in the request's language: computer seats, the sides they
 sit on, their levels, and the sides a scored report or sheet leaves unnamed.
 
-The database and the API keep English names ("Computer 2 (Club)", made by
+The database and the API keep a stored game's English names ("Computer 2 (Club)", made by
 :func:`scorekeeper.services.levels.computer_name`); a page says them in its reader's language,
-from the same lazy markers, here where the language is known.
+from the same lazy markers, here where the language is known. A report or sheet scored without
+being stored has nothing to keep: the API names its unnamed sides in the asker's language.
 """
 
 from __future__ import annotations
