@@ -16,9 +16,11 @@ flat colours and text), so that it stays under 60 KB; the script says so when on
 from __future__ import annotations
 
 import argparse
+import base64
 import io
 import json
 import logging
+import random
 import re
 import shutil
 import sys
@@ -31,6 +33,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,7 +45,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: 
 from werkzeug.serving import make_server  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
-from scorekeeper.services import virtual  # noqa: E402
+from scorekeeper.services import credentials, virtual  # noqa: E402
 from scorekeeper.storage.extensions import db  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -87,6 +90,8 @@ class Scene:
     """What the picture shows, in each language (the French with plain spaces: see :meth:`alt`)."""
     then: Callable[[Page], None] | None = None
     """What to do once the page is open to reach the scene (fill a form, open a fold...)."""
+    polls: bool = False
+    """Whether the page keeps asking the server (a seat's page): no waiting for a quiet network."""
 
     def alt(self, language: str) -> str:
         """The picture's alt text in ``language``, as the guides write it under the picture; the
@@ -105,7 +110,9 @@ class Scene:
         if self.then is not None:
             self.then(page)
         expect(page.locator(self.ready).first).to_be_visible()
-        page.wait_for_timeout(300)  # a transition, or the preview's answer, to settle
+        if not self.polls:  # the live preview's answer, say, drawn before the picture
+            page.wait_for_load_state("networkidle")
+        page.wait_for_timeout(300)  # a transition to settle
 
 
 def _open_share(page: Page) -> None:
@@ -160,7 +167,7 @@ SCENES: tuple[Scene, ...] = (
         "form input[name=name]",
         {
             "en": "The start page: the tables this phone has joined, and a box to name a new one.",
-            "fr": "La page d’accueil : les tables de ce téléphone, et un champ pour en créer une.",
+            "fr": "La page d'accueil : les tables de ce téléphone, et un champ pour en créer une.",
         },
     ),
     Scene(
@@ -170,8 +177,8 @@ SCENES: tuple[Scene, ...] = (
         {
             "en": "A table's page: its games, its players, and buttons for a new game, the "
             "history and the leaderboard.",
-            "fr": "La page d’une table : ses parties, ses joueurs, et les boutons d’une nouvelle "
-            "partie, de l’historique et du classement.",
+            "fr": "La page d'une table : ses parties, ses joueurs, et les boutons d'une nouvelle "
+            "partie, de l'historique et du classement.",
         },
     ),
     Scene(
@@ -191,7 +198,7 @@ SCENES: tuple[Scene, ...] = (
         "#new-game",
         {
             "en": "A new game for four players in two teams: who sits where, and the variants.",
-            "fr": "Une nouvelle partie à quatre en deux équipes : qui s’assoit où, et les "
+            "fr": "Une nouvelle partie à quatre en deux équipes : qui s'assoit où, et les "
             "variantes.",
         },
     ),
@@ -202,7 +209,7 @@ SCENES: tuple[Scene, ...] = (
         {
             "en": "The hand form: each team's km, its safeties and coups-fourrés, who completed "
             "the trip, and the hand's score in the bar at the bottom.",
-            "fr": "Le formulaire d’une manche : les km de chaque équipe, ses bottes et coups "
+            "fr": "Le formulaire d'une manche : les km de chaque équipe, ses bottes et coups "
             "fourrés, qui a gagné la manche, et le score de la manche dans la barre du bas.",
         },
         _fill_hand,
@@ -214,8 +221,8 @@ SCENES: tuple[Scene, ...] = (
         {
             "en": "A refused hand: a shutout claimed while the other team travelled, and the "
             "reason beside the side it concerns.",
-            "fr": "Une manche refusée : un capot réclamé alors que l’autre équipe a roulé, et la "
-            "raison à côté de l’équipe concernée.",
+            "fr": "Une manche refusée : un capot réclamé alors que l'autre équipe a roulé, et la "
+            "raison à côté de l'équipe concernée.",
         },
         _refuse,
     ),
@@ -227,7 +234,7 @@ SCENES: tuple[Scene, ...] = (
             "en": "The scoreboard: each team's total and its way to 5,000, the leader, and every "
             "hand with its bonuses.",
             "fr": "Le tableau des scores : le total de chaque équipe et sa route vers 5 000, "
-            "l’équipe en tête, et chaque manche avec ses primes.",
+            "l'équipe en tête, et chaque manche avec ses primes.",
         },
     ),
     Scene(
@@ -236,7 +243,7 @@ SCENES: tuple[Scene, ...] = (
         "form.hand-form",
         {
             "en": "Correcting hand 2: the form as it was recorded, ready to change.",
-            "fr": "Corriger la manche 2 : le formulaire tel qu’il a été enregistré, prêt à "
+            "fr": "Corriger la manche 2 : le formulaire tel qu'il a été enregistré, prêt à "
             "changer.",
         },
     ),
@@ -257,7 +264,7 @@ SCENES: tuple[Scene, ...] = (
         "table.stats",
         {
             "en": "The history: the finished games, and every player's statistics.",
-            "fr": "L’historique : les parties finies, et les statistiques de chaque joueur.",
+            "fr": "L'historique : les parties finies, et les statistiques de chaque joueur.",
         },
     ),
     Scene(
@@ -267,7 +274,7 @@ SCENES: tuple[Scene, ...] = (
         {
             "en": "The leaderboard: every player and computer level ranked by rating, with its "
             "uncertainty.",
-            "fr": "Le classement : chaque joueur et chaque niveau de l’ordinateur, rangés par "
+            "fr": "Le classement : chaque joueur et chaque niveau de l'ordinateur, rangés par "
             "cote, avec son incertitude.",
         },
     ),
@@ -278,7 +285,7 @@ SCENES: tuple[Scene, ...] = (
         {
             "en": "A player's page: the rating, the statistics and the record against each "
             "player met.",
-            "fr": "La page d’un joueur : sa cote, ses statistiques et son bilan face à chaque "
+            "fr": "La page d'un joueur : sa cote, ses statistiques et son bilan face à chaque "
             "joueur rencontré.",
         },
         _open_player,
@@ -290,8 +297,8 @@ SCENES: tuple[Scene, ...] = (
         {
             "en": "Playing in the app: each seat a player of the table or a computer, and the "
             "computer levels.",
-            "fr": "Jouer dans l’appli : chaque place à un joueur de la table ou à l’ordinateur, "
-            "et les niveaux de l’ordinateur.",
+            "fr": "Jouer dans l'appli : chaque place à un joueur de la table ou à l'ordinateur, "
+            "et les niveaux de l'ordinateur.",
         },
     ),
     Scene(
@@ -301,7 +308,7 @@ SCENES: tuple[Scene, ...] = (
         {
             "en": "A virtual game's links: each person's seat with its own link and QR code, "
             "shown once.",
-            "fr": "Les liens d’une partie dans l’appli : la place de chaque personne, avec son "
+            "fr": "Les liens d'une partie dans l'appli : la place de chaque personne, avec son "
             "lien et son QR code, montrés une fois.",
         },
     ),
@@ -312,9 +319,10 @@ SCENES: tuple[Scene, ...] = (
         {
             "en": "A seat of a virtual game: the player's own cards, their tableau, and the "
             "other teams' tableaux.",
-            "fr": "Une place d’une partie dans l’appli : les cartes du joueur, son jeu posé, et "
+            "fr": "Une place d'une partie dans l'appli : les cartes du joueur, son jeu posé, et "
             "celui des autres équipes.",
         },
+        polls=True,
     ),
     Scene(
         "hint",
@@ -323,10 +331,11 @@ SCENES: tuple[Scene, ...] = (
         {
             "en": "A hint asked for: the move the Club computer would make, marked on its card "
             "and said in words.",
-            "fr": "Un conseil demandé : le coup que jouerait l’ordinateur (Club), marqué sur sa "
+            "fr": "Un conseil demandé : le coup que jouerait l'ordinateur (Club), marqué sur sa "
             "carte et dit en toutes lettres.",
         },
         _ask_hint,
+        polls=True,
     ),
     Scene(
         "seats",
@@ -335,8 +344,8 @@ SCENES: tuple[Scene, ...] = (
         {
             "en": "Seats and links: a new link for a seat, or a computer to play it for a "
             "player who left.",
-            "fr": "Places et liens : un nouveau lien pour une place, ou l’ordinateur pour la "
-            "jouer à la place d’un joueur parti.",
+            "fr": "Places et liens : un nouveau lien pour une place, ou l'ordinateur pour la "
+            "jouer à la place d'un joueur parti.",
         },
     ),
 )
@@ -484,7 +493,15 @@ def serving() -> Iterator[str]:
         upgrade()
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     virtual.lifecycle.new_seed = lambda: SEED  # type: ignore[attr-defined]
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    # The tokens drawn from the same seed too: the share link's QR code stays the same picture.
+    drawn = random.Random(SEED)
+    credentials.secrets = SimpleNamespace(  # type: ignore[attr-defined]
+        token_urlsafe=lambda size: base64.urlsafe_b64encode(drawn.randbytes(size)).decode()[:43]
+    )
+    try:  # make run's port, so the links pictured are the ones a laptop's table sees
+        server = make_server("127.0.0.1", 5000, app, threaded=True)
+    except OSError:
+        server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
