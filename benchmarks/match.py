@@ -8,7 +8,7 @@ rotated every game, the same worker processes: :func:`scorekeeper.commands.simul
 with the reference registry (:func:`reference.make_player`), and prints the same table: each
 player's games, wins (a tie counted half), win rate with its 95% Wilson interval, mean hand score
 and bonuses. Run it on the compiled engine (``make compiled``, then ``PYTHONPATH=build/compiled``):
-the README's figures were measured so.
+the figures of docs/contributing/computer-players.md were measured so.
 
     PYTHONPATH=build/compiled .venv/bin/python benchmarks/match.py --players strong,classic \\
         --games 4000 --seed 2026 --workers 2

@@ -8,7 +8,7 @@ up and down, and a change is kept when it wins more games against the references
 2 seats, default rules, games to 5,000, seats alternating. Every trial plays the same games
 (common random numbers), so a difference between two trials is the weights' and not the deals'.
 
-The tuning seeds (``--seed``, 7000 by default) are disjoint from the seed the README's figures
+The tuning seeds (``--seed``, 7000 by default) are disjoint from the seed the documented figures
 are measured with (``benchmarks/match.py --seed 2026``, the games ``scorekeeper simulate``
 plays): each game's seed derives from the seed and the game's number, so two different seeds
 share no game. Run it on the compiled engine (``make compiled``): a trial of 2,000 games takes a

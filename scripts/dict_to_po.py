@@ -10,8 +10,8 @@ translator sent)::
     python scripts/dict_to_po.py pairs.txt              # a file that is just a dict literal
 
 A pair fills its msgid's empty or fuzzy translation, or adds the msgid; a msgid that already has a
-different French is left as it is and reported (exit status 1), unless ``--replace``. Run
-``pybabel update`` afterwards (see the README) to sort the catalog against the sources.
+different French is left as it is and reported (exit status 1), unless ``--replace``. Run ``pybabel
+update`` afterwards (docs/contributing/translations.md) to sort the catalog against the sources.
 """
 
 from __future__ import annotations

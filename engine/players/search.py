@@ -10,9 +10,9 @@ the close calls. The budget is a number of playouts, never a clock, so a game st
 reproducible from its seed.
 
 This is the search the app plays, and only that. The levers measured against it and left off
-(README, "Computer players": deals weighted by what the other seats' moves revealed, hands valued
-by the chance of winning the game, the exact end of a two-seat hand, every turn searched) are
-research code in ``reference/search.py``, not part of the engine.
+(docs/contributing/computer-players.md: deals weighted by what the other seats' moves revealed,
+hands valued by the chance of winning the game, the exact end of a two-seat hand, every turn
+searched) are research code in ``reference/search.py``, not part of the engine.
 """
 
 from __future__ import annotations

@@ -77,13 +77,13 @@ def backup_command(file: Path) -> None:
 
     SQLite's backup API copies a consistent snapshot (a hand is in the copy whole or not at
     all), and ``PRAGMA integrity_check`` reads every page of the copy. For PostgreSQL use
-    ``pg_dump`` (see the README).
+    ``pg_dump`` (the organiser's guide, docs/club.md).
     """
     url = db.engine.url
     if url.get_backend_name() != "sqlite" or not url.database:
         click.echo(
             f"{database_named()} is not a SQLite file: back PostgreSQL up with pg_dump "
-            "(see the README).",
+            '(docs/club.md, "Backups, every night").',
             err=True,
         )
         sys.exit(EXIT_REFUSED)

@@ -1,10 +1,10 @@
 """English and French for the pages, through Flask-Babel and gettext catalogs.
 
 The words of the pages are ``_("English text")`` in the templates and :func:`gettext` in Python;
-their French is in ``translations/fr/LC_MESSAGES/messages.po`` (the README tells how to update
-it), and a word without French falls back to English rather than breaking a page. Card and bonus
-names come from the engine's own tables (``engine.vocabulary``). Numbers go through Babel's locale
-formatting: 1493.8 reads "1,493.8" in English and "1 493,8" in French.
+their French is in ``translations/fr/LC_MESSAGES/messages.po`` (docs/contributing/translations.md
+tells how to update it), and a word without French falls back to English rather than breaking a
+page. Card and bonus names come from the engine's own tables (``engine.vocabulary``). Numbers go
+through Babel's locale formatting: 1493.8 reads "1,493.8" in English and "1 493,8" in French.
 """
 
 from __future__ import annotations

@@ -202,7 +202,7 @@ def test_every_example_fits_its_schema(schema: str, value: Any) -> None:
 def test_the_request_examples_are_the_projects_example_files(
     path: str, method: str, file: str
 ) -> None:
-    """The bodies the reference shows are the ones the README and the command line use."""
+    """The bodies the reference shows are the ones the API guide and the command line use."""
     media = SPEC["paths"][path][method]["requestBody"]["content"]["application/json"]
     (shown,) = media["examples"].values()
     assert shown["value"] == json.loads((ROOT / "examples" / file).read_text())

@@ -1,6 +1,6 @@
 """A backup taken while phones write hands holds every hand acknowledged before it began, and
 every game in it keeps what its hands add up to: ``scorekeeper db backup`` on SQLite, the
-README's ``pg_dump`` and ``pg_restore`` on PostgreSQL."""
+organiser's guide's ``pg_dump`` and ``pg_restore`` on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -78,7 +78,7 @@ def backup_sqlite(app: Flask, folder: Path) -> Iterator[Flask]:
 
 
 def backup_postgres(app: Flask, folder: Path) -> Iterator[Flask]:
-    """The README's commands: pg_dump of the running database, pg_restore into a new one."""
+    """The guide's commands: pg_dump of the running database, pg_restore into a new one."""
     url = make_url(app.config["SQLALCHEMY_DATABASE_URI"])
     where = ["-h", str(url.host), "-p", str(url.port), "-U", str(url.username)]
     dump = folder / "scorekeeper.dump"

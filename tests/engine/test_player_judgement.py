@@ -140,7 +140,8 @@ def test_it_discards_a_remedy_its_own_safety_makes_useless() -> None:
 def test_strong_is_at_least_a_match_for_each_reference_seats_swapped(reference: str) -> None:
     """The references decide as BSD mille's computer and mille-ai's contest winner do, decision
     for decision (test_classic_faithful.py, test_contest_faithful.py). Over these seeded games
-    strong wins half or more against each (the README gives the measured shares over 4,000)."""
+    strong wins half or more against each (docs/contributing/computer-players.md gives the shares
+    measured over 4,000)."""
     games = 400
     record = matches(["strong", reference], 2, games)
     assert record["strong"].games == games

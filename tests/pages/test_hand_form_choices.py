@@ -3,7 +3,7 @@ correction, a language switch and the offline queue's copy; and without JavaScri
 shown does something.
 
 The hand form suggests who completed the trip, who called the extension and the 200s of the side
-that completed it, following the distances, until a person chooses (README, "The pages"). Each test
+that completed it, following the distances, until a person chooses (docs/table.md). Each test
 makes a choice, has the form refused by the rules, and checks the choice once the form's script has
 run on the page that comes back: the bar beside Save leads to the first refusal only after the
 script has scored the form, so waiting for that link is waiting for the script.

@@ -2,7 +2,7 @@
 every request served again once it is back.
 
 A real cluster (its own: the session's is shared) is stopped with ``pg_ctl -m fast``, as a
-service manager stops it, while phones read and add hands through the README's gunicorn line.
+service manager stops it, while phones read and add hands through the service unit's gunicorn line.
 """
 
 from __future__ import annotations

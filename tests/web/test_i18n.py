@@ -66,7 +66,7 @@ def test_every_msgid_of_the_french_catalog_has_its_french() -> None:
 
 def test_the_catalog_has_every_text_of_the_sources() -> None:
     """A new ``_("...")`` in a template (or gettext/N_ in Python) without its French fails here:
-    run the README's pybabel lines and translate it."""
+    run the pybabel lines of docs/contributing/translations.md and translate it."""
     found = extracted_msgids()
     # Templates, N_ marks and contexts are read.
     assert {("Create a table", None), ("Not undone", None), ("won", "result")} <= found.keys()
