@@ -13,7 +13,16 @@ from scorekeeper import config
 from scorekeeper.commands import db as database_commands
 from scorekeeper.storage import game_cache
 from scorekeeper.storage.extensions import db, migrate
-from scorekeeper.web import assets, errors, i18n, logs, page_cache, security, transactions
+from scorekeeper.web import (
+    assets,
+    errors,
+    i18n,
+    live,
+    logs,
+    page_cache,
+    security,
+    transactions,
+)
 from scorekeeper.web.json_http import JSONProvider, JSONRequest
 
 MAX_ID = 2**31 - 1
@@ -56,6 +65,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     security.csrf.init_app(app)
     game_cache.init_app(app)
     page_cache.init_app(app)
+    live.init_app(app)
 
     from scorekeeper import api, pages
     from scorekeeper.api import reference

@@ -150,6 +150,13 @@ def defaults(instance_path: str) -> dict[str, Any]:
         # Seconds a coup-fourré window stays open for the people of an attacked side, all asked
         # at once; 0: no window, each answers in turn (virtual.py).
         "VIRTUAL_CHANCE_WINDOW": 5,
+        # A page showing a game may ask the server to hold its conditional GET until the game
+        # changes (live.py): at most LIVE_WAIT seconds, at most LIVE_WAITERS requests waiting per
+        # worker (each holds a thread: keep it below gunicorn's --threads), the versions of the
+        # games waited on read every LIVE_INTERVAL seconds. LIVE_WAIT 0: pages poll as before.
+        "LIVE_WAIT": 25,
+        "LIVE_WAITERS": 12,
+        "LIVE_INTERVAL": 0.1,
         # The hands' JSON columns read back with orjson (jsonio.py): the bulk of a game's read.
         "SQLALCHEMY_ENGINE_OPTIONS": {"json_deserializer": stored_json},
     }

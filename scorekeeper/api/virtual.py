@@ -20,6 +20,7 @@ from scorekeeper.schemas.resources import (
     VirtualQuerySchema,
 )
 from scorekeeper.services import virtual
+from scorekeeper.web import live
 from scorekeeper.web.auth import authorized_seat, authorized_table
 from scorekeeper.web.http import json_body, respond
 from scorekeeper.web.i18n import language
@@ -85,13 +86,17 @@ def rematch_virtual_game(table_id: int, game_id: int) -> Response:
 
 
 @bp.get("/tables/<id:table_id>/virtual-games/<id:game_id>")
+@live.waits
 def read_virtual_game(table_id: int, game_id: int) -> Response:
-    """The game as the token's seat sees it, or as a watcher with the table's token (ETag, 304);
+    """The game as the token's seat sees it, or as a watcher with the table's token (ETag, 304;
+    with ``Prefer: wait``, the 304 waits for the game to move: :mod:`~scorekeeper.web.live`);
     ``since`` limits the event log to the moves from that number on."""
     seat = authorized_seat(table_id, game_id)
     since = load(VirtualQuerySchema(), request.args.to_dict())["since"]
     number = None if seat is None else seat.seat
-    return _answer(virtual.read(table_id, game_id, number, since), since)
+    sight = virtual.read(table_id, game_id, number, since)
+    live.watched(sight.game.id, sight.game.version, virtual.window_left(sight.game))
+    return _answer(sight, since)
 
 
 @bp.post("/tables/<id:table_id>/virtual-games/<id:game_id>/moves")

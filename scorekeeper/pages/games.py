@@ -21,6 +21,7 @@ from scorekeeper.schemas.resources import GameCreateSchema
 from scorekeeper.services import operations, virtual
 from scorekeeper.services.refusals import GameClosed, InvalidRequest
 from scorekeeper.storage.models import Game, Table
+from scorekeeper.web import live
 from scorekeeper.web.auth import owned
 from scorekeeper.web.i18n import language, say, use_language
 from scorekeeper.web.words import in_language, level_name
@@ -85,12 +86,15 @@ def new_game(table_id: int) -> Any:
 
 
 @bp.get("/t/<id:table_id>/games/<id:game_id>")
+@live.waits
 def scoreboard(table_id: int, game_id: int) -> Response:
     """Totals, progress toward 5,000, every hand with its bonuses, the chart, the winner.
 
-    Conditional: a phone polling with If-None-Match gets 304 until the game changes.
+    Conditional: a phone polling with If-None-Match gets 304 until the game changes; with
+    ``Prefer: wait`` the answer waits for the change (:mod:`~scorekeeper.web.live`).
     """
     table, game = page_game(table_id, game_id)
+    live.watched(game.id, game.version)
     held = held_seats(game.id)
     # The way back to this phone's seats is part of the page: a phone that opens a seat after
     # caching the scoreboard must not be answered 304 without it. So are the forms' CSRF token

@@ -43,6 +43,7 @@ from scorekeeper.services.levels import DEFAULT_LEVEL, LEVELS
 from scorekeeper.services.refusals import InvalidRequest, Refusal
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Game, Seat, Table
+from scorekeeper.web import live
 from scorekeeper.web.i18n import gettext, language, say, use_language
 from scorekeeper.web.move_words import MoveWords
 from scorekeeper.web.transactions import start_over
@@ -222,16 +223,19 @@ def _seat_of(token: str) -> Seat:
 
 
 @bp.get("/play/<token>")
+@live.waits
 def play(token: str) -> Response:
     """The seat's page: its cards, every tableau, what the others just did, its prompt.
 
-    Conditional: a page waiting for the other seats polls with If-None-Match and gets 304 until
-    the game moves.
+    Conditional: a page waiting for the other seats asks with If-None-Match and gets 304 until
+    the game moves; with ``Prefer: wait`` the answer waits for the move (:mod:`~scorekeeper.web.live`),
+    or for the coup-fourré window's close, which this read then makes.
     """
     seat = _seat_of(token)
     game = virtual.up_to_date(virtual.virtual_game(seat.side.game.table_id, seat.side.game_id))
     hold_seat(game.id, seat.seat, url_for(".play", token=token))
     etag = f"{game.etag}-seat{seat.seat}-{language()}-{form_key()}"  # its move forms' token
+    live.watched(game.id, game.version, virtual.window_left(game))
     if request.if_none_match.contains(etag):
         response = Response(status=304)
         response.set_etag(etag)

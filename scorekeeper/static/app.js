@@ -3,17 +3,58 @@
 
 // The hand form's steppers, chips and live preview are in hand_form.js, loaded by that page.
 
-// Scoreboard and a virtual game's seat: poll with a conditional GET; a 304 costs nothing, a
-// 200 means another phone changed the game, and the part of the page that shows it is redrawn.
+// Scoreboard and a virtual game's seat: follow the game with a conditional GET that asks the
+// server to wait for a change (Prefer: wait, a long poll). The server answers the moment another
+// phone changes the game (200: the part of the page that shows it is redrawn) or after 25 s
+// (304), and the page asks again at once. A server that does not wait (no Preference-Applied:
+// busy, or older) is asked every 2.5 s instead. A lost connection is asked again after 1, 2, 4…
+// seconds (at most 10), and the page says it is offline meanwhile, its move buttons quiet; coming
+// back to the page (a phone waking, the tab shown again, the network back) asks at once without
+// waiting, so no stale turn is shown.
 const polled = document.querySelector("[data-poll]");
 if (polled) {
+  const WAIT = 25; // seconds the server may hold a question
+  const EVERY = 2500; // ms between questions to a server that does not wait
   let etag = null;
-  const poll = () => {
-    const headers = etag ? { "If-None-Match": etag } : {};
-    fetch(polled.dataset.poll, { headers, credentials: "same-origin", cache: "no-store" })
+  let asking = null; // the AbortController of the question in flight
+  let timer = null;
+  let failures = 0;
+
+  const note = document.createElement("p");
+  note.className = "banner warn live-offline";
+  note.setAttribute("role", "status");
+  note.hidden = true;
+  note.textContent = polled.dataset.offline || "";
+  polled.before(note);
+
+  const connected = (yes) => {
+    note.hidden = yes;
+    document.documentElement.classList.toggle("offline", !yes);
+    document.querySelectorAll("#play form.move button").forEach((button) => {
+      if (!yes && !button.disabled) { button.disabled = true; button.dataset.offline = "true"; }
+      if (yes && button.dataset.offline) { button.disabled = false; delete button.dataset.offline; }
+    });
+  };
+
+  const ask = (wait) => {
+    clearTimeout(timer);
+    if (asking) asking.abort();
+    const mine = new AbortController();
+    asking = mine;
+    const headers = {};
+    if (etag) headers["If-None-Match"] = etag;
+    if (etag && wait) headers.Prefer = `wait=${WAIT}`;
+    // A connection that died without a word (a phone asleep, a proxy gone) is given up.
+    const giveUp = setTimeout(() => mine.abort(), (WAIT + 10) * 1000);
+    let next = EVERY;
+    fetch(polled.dataset.poll, { headers, credentials: "same-origin", cache: "no-store", signal: mine.signal })
       .then((response) => {
+        failures = 0;
+        connected(true);
         // A seat's link issued again: the old one is refused, and its page says so at once.
         if (response.status === 404 && polled.id === "play") location.reload();
+        const waited = response.headers.has("Preference-Applied");
+        if (waited || !(etag && wait) || response.status === 200) next = 0;
         if (response.status !== 200) return null;
         const first = etag === null;
         etag = response.headers.get("ETag");
@@ -24,10 +65,25 @@ if (polled) {
         const fresh = new DOMParser().parseFromString(html, "text/html").getElementById(polled.id);
         if (fresh) document.getElementById(polled.id).replaceWith(fresh);
       })
-      .catch(() => {})
-      .finally(() => setTimeout(poll, 2500));
+      .catch(() => {
+        if (asking !== mine) return; // asked again meanwhile
+        failures += 1;
+        if (!navigator.onLine || failures > 1) connected(false);
+        next = Math.min(1000 * 2 ** (failures - 1), 10000);
+      })
+      .finally(() => {
+        clearTimeout(giveUp);
+        if (asking !== mine) return;
+        asking = null;
+        timer = setTimeout(() => ask(true), next);
+      });
   };
-  poll();
+  ask(false);
+  const again = () => { if (!document.hidden) ask(false); };
+  document.addEventListener("visibilitychange", again);
+  window.addEventListener("online", again);
+  window.addEventListener("pageshow", (event) => { if (event.persisted) again(); });
+  window.addEventListener("offline", () => connected(false));
 }
 
 // A move's buttons go quiet once pressed: the server plays a move once anyway (its number).

@@ -53,6 +53,7 @@ __all__ = [
     "take_back",
     "up_to_date",
     "virtual_game",
+    "window_left",
 ]
 
 
@@ -93,6 +94,16 @@ def up_to_date(game: Game) -> Game:
         if moves.close_window(game, played):
             db.session.flush()
     return game
+
+
+def window_left(game: Game) -> float | None:
+    """Seconds until ``game``'s open coup-fourré window closes (the read then closes it), or None
+    if no window is open: a page waiting for the game to change must read it again by then."""
+    if moves.chance_window() <= 0 or game.status != GameStatus.IN_PROGRESS:
+        return None
+    with engine_game(game) as played:
+        closes = moves.window_closes_at(game, played)
+    return None if closes is None else (closes - moves.clock()).total_seconds()
 
 
 def sight_of(game: Game, seat: int | None, since: int, *, last: int | None = None) -> GameSight:

@@ -1,0 +1,163 @@
+"""Waiting for a game to change: each worker's watch over the versions of the games its requests
+wait on.
+
+A phone that shows a game asks whether it changed, and may ask the server to wait for the answer
+(a long poll, :mod:`scorekeeper.web.live`). What tells a waiting request that the game changed must
+reach it from any worker and any host that wrote the change, on SQLite and on PostgreSQL alike, so
+the watch asks the database itself: while anyone waits, one thread per worker reads the versions
+of every game waited on, in one query, every ``LIVE_INTERVAL`` seconds (0.1 by default), and wakes
+the requests whose game moved past the version they showed. A commit in the same worker wakes them
+at once, without waiting for that read. Nobody waiting: the thread sleeps and reads nothing.
+
+The database's cost is one small indexed query a tenth of a second per worker, however many phones
+wait; a request waiting holds no connection and no transaction.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import Counter
+from typing import Any
+
+from flask import Flask, current_app, has_app_context
+from sqlalchemy import event, select
+from sqlalchemy.orm import Session, SessionTransaction
+
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.models import Game
+
+log = logging.getLogger(__name__)
+
+GONE = 2**62
+"""The version a game deleted meanwhile is taken to have: past any version a phone showed."""
+
+
+class VersionWatch:
+    """The games waited on in one worker, their last versions read, and the thread that reads
+    them. :meth:`wait` blocks a request's thread until its game moves, its time is up, or the
+    worker stops (:meth:`stop`)."""
+
+    def __init__(self, app: Flask, interval: float) -> None:
+        self.app = app
+        self.interval = interval
+        self._changed = threading.Condition()
+        self._waiting: Counter[int] = Counter()  # game id -> requests waiting on it
+        self._versions: dict[int, int] = {}  # game id -> highest version seen
+        self._thread: threading.Thread | None = None
+        self._stopped = False
+        self.reads = 0  # queries made, for the benchmark
+
+    @property
+    def waiting(self) -> int:
+        """How many requests wait now."""
+        with self._changed:
+            return sum(self._waiting.values())
+
+    def wait(self, game_id: int, version: int, timeout: float) -> bool:
+        """Block until game ``game_id`` is past ``version`` (True), ``timeout`` seconds have
+        passed (False), or the worker stops (True: answer at once, the phone asks again)."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            self._waiting[game_id] += 1
+            self._start()
+            self._changed.notify_all()  # the thread may be asleep with nobody to read for
+            try:
+                while not self._stopped and self._versions.get(game_id, 0) <= version:
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0:
+                        return False
+                    self._changed.wait(remaining)
+                return True
+            finally:
+                self._waiting[game_id] -= 1
+                if self._waiting[game_id] <= 0:
+                    del self._waiting[game_id]
+                    self._versions.pop(game_id, None)
+
+    def seen(self, versions: dict[int, int]) -> None:
+        """Versions learnt (read, or committed in this worker): wake whoever waits on them."""
+        with self._changed:
+            moved = False
+            for game_id, version in versions.items():
+                if game_id in self._waiting and version > self._versions.get(game_id, 0):
+                    self._versions[game_id] = version
+                    moved = True
+            if moved:
+                self._changed.notify_all()
+
+    def stop(self) -> None:
+        """The worker stops: every request waiting answers now, and the thread ends."""
+        with self._changed:
+            self._stopped = True
+            self._changed.notify_all()
+
+    def _start(self) -> None:
+        if self._thread is None or not self._thread.is_alive():
+            self._thread = threading.Thread(target=self._run, name="version-watch", daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            with self._changed:
+                while not self._waiting and not self._stopped:
+                    self._changed.wait()
+                if self._stopped:
+                    return
+                ids = list(self._waiting)
+            try:
+                self.seen(self._read(ids))
+            except Exception:  # the database away for a moment: the next read tries again
+                log.warning("could not read the versions of the games waited on", exc_info=True)
+                time.sleep(1)
+            time.sleep(self.interval)
+
+    def _read(self, ids: list[int]) -> dict[int, int]:
+        with self.app.app_context():
+            try:
+                rows = db.session.execute(select(Game.id, Game.version).where(Game.id.in_(ids)))
+                found = {game_id: version for game_id, version in rows}
+            finally:
+                db.session.remove()
+        self.reads += 1
+        return {game_id: found.get(game_id, GONE) for game_id in ids}
+
+
+def watch(app: Flask) -> VersionWatch:
+    """The app's watch (this worker's)."""
+    found: VersionWatch = app.extensions["version_watch"]
+    return found
+
+
+def init_app(app: Flask) -> None:
+    """Give the app (one per worker process) its watch."""
+    app.extensions["version_watch"] = VersionWatch(app, float(app.config["LIVE_INTERVAL"]))
+
+
+_CHANGED = "games_changed"
+
+
+@event.listens_for(Session, "after_flush")
+def _note(session: Session, _context: Any) -> None:
+    """The games this transaction changed, and their versions, to wake their waiters once
+    committed."""
+    noted = session.info.setdefault(_CHANGED, {})
+    for instance in (*session.new, *session.dirty):
+        if isinstance(instance, Game) and instance.id is not None:
+            noted[instance.id] = instance.version
+
+
+@event.listens_for(Session, "after_commit")
+def _wake(session: Session) -> None:
+    """This worker's waiters on a game just committed wake now, not at the watch's next read."""
+    if session.in_nested_transaction():
+        return
+    noted = session.info.pop(_CHANGED, None)
+    if noted and has_app_context() and "version_watch" in current_app.extensions:
+        watch(current_app).seen(noted)
+
+
+@event.listens_for(Session, "after_soft_rollback")
+def _forget(session: Session, _previous: SessionTransaction) -> None:
+    session.info.pop(_CHANGED, None)

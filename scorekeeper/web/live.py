@@ -1,0 +1,100 @@
+"""Live pages: a conditional GET that waits for the game to change (a long poll).
+
+A page showing a game asks for it again with ``If-None-Match`` and ``Prefer: wait=25`` (RFC 7240).
+While the game stands where the page showed it, the server holds the answer back, up to that many
+seconds (at most ``LIVE_WAIT``), and answers the moment the game's version moves on
+(:mod:`scorekeeper.storage.versions`): 200 with the fresh copy, or 304 once the time is up. The
+answer says ``Preference-Applied: wait=N`` when it waited; without it (the server at its budget of
+waiting requests, ``LIVE_WAITERS`` per worker, or an older server) the page falls back to asking
+every few seconds, as before. A view may name an earlier wake-up (a coup-fourré window that closes:
+the read that follows closes it).
+
+Each answer is the view's own, the same body a plain conditional GET gets, so what a seat's page
+or a seat's token is shown stays exactly what it was: a wait adds no data, only timing.
+"""
+
+from __future__ import annotations
+
+import re
+import signal
+import threading
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
+
+from flask import Flask, Response, current_app, g, make_response, request
+
+from scorekeeper.storage import versions
+from scorekeeper.storage.extensions import db
+
+View = TypeVar("View", bound=Callable[..., Any])
+
+_WAIT = re.compile(r"(?:^|[,;\s])wait\s*=\s*\"?(\d{1,6})\"?", re.IGNORECASE)
+WAKE_LATE = 0.05
+"""Seconds past a wake-up time (a window's close) before reading again, so the read finds it due."""
+
+
+def watched(game_id: int, version: int, wake_in: float | None = None) -> None:
+    """Say which game (and version) the view's answer shows, and in how many seconds it must be
+    read again at the latest: what :func:`waits` waits on if the answer is 304."""
+    g.live_game = (game_id, version, wake_in)
+
+
+def asked_wait() -> int:
+    """The seconds the request's ``Prefer: wait=N`` asks for, capped at ``LIVE_WAIT``; 0 if it
+    asks none (a preference the server does not know, or cannot read, is ignored: RFC 7240)."""
+    found = _WAIT.search(request.headers.get("Prefer", ""))
+    return 0 if found is None else min(int(found.group(1)), int(current_app.config["LIVE_WAIT"]))
+
+
+def waits(view: View) -> View:
+    """``view`` (a conditional GET that calls :func:`watched`) answering 304 only after waiting
+    for the game to change, if the request asks with ``Prefer: wait``."""
+
+    @wraps(view)
+    def wrapped(*args: Any, **kwargs: Any) -> Response:
+        response = make_response(view(*args, **kwargs))
+        seconds = asked_wait()
+        found = g.pop("live_game", None)
+        if response.status_code != 304 or seconds <= 0 or found is None:
+            return response
+        budget: threading.BoundedSemaphore = current_app.extensions["live_budget"]
+        if not budget.acquire(blocking=False):
+            return response  # no Preference-Applied: the page polls as before
+        try:
+            game_id, version, wake_in = found
+            timeout = float(seconds)
+            if wake_in is not None:
+                timeout = min(timeout, max(0.0, wake_in) + WAKE_LATE)
+            db.session.close()  # no connection, no snapshot held while waiting
+            versions.watch(current_app).wait(game_id, version, timeout)
+        finally:
+            budget.release()
+        g.pop("live_game", None)
+        response = make_response(view(*args, **kwargs))
+        response.headers["Preference-Applied"] = f"wait={seconds}"
+        response.headers["X-Accel-Buffering"] = "no"
+        return response
+
+    return wrapped  # type: ignore[return-value]
+
+
+def init_app(app: Flask) -> None:
+    """The worker's watch and its budget of waiting requests; under a server that stops its
+    workers with SIGTERM (gunicorn), the waits end at once when it does, so a restart is not held
+    back by the phones waiting."""
+    versions.init_app(app)
+    app.extensions["live_budget"] = threading.BoundedSemaphore(int(app.config["LIVE_WAITERS"]))
+    if threading.current_thread() is not threading.main_thread():
+        return
+    earlier = signal.getsignal(signal.SIGTERM)
+    if callable(earlier):  # a server's own handler (gunicorn's worker), not the default
+        signal.signal(signal.SIGTERM, _stopping(app, earlier))
+
+
+def _stopping(app: Flask, earlier: Callable[..., Any]) -> Callable[..., Any]:
+    def handler(number: int, frame: Any) -> Any:
+        versions.watch(app).stop()
+        return earlier(number, frame)
+
+    return handler

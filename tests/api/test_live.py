@@ -1,0 +1,105 @@
+"""Following a virtual game live: a conditional GET with ``Prefer: wait`` waits for the game to
+move (a long poll) and answers the moment it does, on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from tests.api.conftest import TableAccess
+from tests.api.test_virtual import SeatAccess, started
+
+
+def ask(seat: SeatAccess, etag: str, prefer: str | None) -> tuple[Any, float]:
+    headers = {**seat.headers, "If-None-Match": etag}
+    if prefer is not None:
+        headers["Prefer"] = prefer
+    began = time.monotonic()
+    response = seat.table.client.get(seat.url, headers=headers)
+    return response, time.monotonic() - began
+
+
+def two_people(table: TableAccess) -> tuple[dict[int, SeatAccess], dict[str, Any], str]:
+    """A game between two people; seat 0's view and its tag."""
+    _, seats = started(table, [None, None])
+    response = table.client.get(seats[0].url, headers=seats[0].headers)
+    return seats, response.get_json(), response.headers["ETag"]
+
+
+def test_a_wait_answers_the_moment_another_seat_moves(table: TableAccess, app: Flask) -> None:
+    seats, view, etag = two_people(table)
+    to_act = view["state"]["to_act"]
+    waiting = seats[1 - to_act]
+    waiting_etag = table.client.get(waiting.url, headers=waiting.headers).headers["ETag"]
+    mover = seats[to_act]
+    mine = mover.read()
+    move = mine["state"]["legal_moves"][0]
+
+    def play_soon() -> None:
+        time.sleep(0.5)
+        with app.test_client() as other:
+            body = {"number": mine["next_move"], **move}
+            assert other.post(mover.url + "/moves", json=body, headers=mover.headers).status_code == 200
+
+    thread = threading.Thread(target=play_soon)
+    thread.start()
+    response, took = ask(waiting, waiting_etag, "wait=10")
+    thread.join()
+    assert response.status_code == 200
+    assert response.headers["Preference-Applied"] == "wait=10"
+    assert 0.4 < took < 1.5, took
+    assert response.get_json()["next_move"] > mine["next_move"]
+    assert "hand" in response.get_json()["state"]  # the seat's own view: its hand, nobody else's
+    assert response.get_json()["seat"] == waiting.seat
+
+
+def test_a_wait_ends_with_304_when_nothing_moves(table: TableAccess) -> None:
+    seats, _, etag = two_people(table)
+    response, took = ask(seats[0], etag, "wait=1")
+    assert response.status_code == 304
+    assert response.headers["Preference-Applied"] == "wait=1"
+    assert 0.9 < took < 3, took
+
+
+def test_without_prefer_304_comes_at_once(table: TableAccess) -> None:
+    seats, _, etag = two_people(table)
+    response, took = ask(seats[0], etag, None)
+    assert response.status_code == 304 and "Preference-Applied" not in response.headers
+    assert took < 0.5
+
+
+@pytest.mark.parametrize("prefer", ["wait=abc", "respond-async", "wait=", "wait=-3"])
+def test_a_preference_it_cannot_read_is_ignored(table: TableAccess, prefer: str) -> None:
+    seats, _, etag = two_people(table)
+    response, took = ask(seats[0], etag, prefer)
+    assert response.status_code == 304 and "Preference-Applied" not in response.headers
+    assert took < 0.5
+
+
+def test_a_wait_is_capped_by_the_server(table: TableAccess, app: Flask) -> None:
+    app.config["LIVE_WAIT"] = 1
+    seats, _, etag = two_people(table)
+    response, took = ask(seats[0], etag, "wait=600")
+    assert response.status_code == 304 and response.headers["Preference-Applied"] == "wait=1"
+    assert took < 3
+
+
+def test_at_its_budget_the_server_answers_at_once(table: TableAccess, app: Flask) -> None:
+    app.extensions["live_budget"] = threading.BoundedSemaphore(1)
+    app.extensions["live_budget"].acquire()  # the one place taken by another phone
+    seats, _, etag = two_people(table)
+    response, took = ask(seats[0], etag, "wait=10")
+    assert response.status_code == 304 and "Preference-Applied" not in response.headers
+    assert took < 0.5
+
+
+def test_a_stopping_worker_ends_the_waits(table: TableAccess, app: Flask) -> None:
+    seats, _, etag = two_people(table)
+    threading.Timer(0.3, app.extensions["version_watch"].stop).start()
+    response, took = ask(seats[0], etag, "wait=20")
+    assert response.status_code == 304
+    assert took < 2
