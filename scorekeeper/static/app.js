@@ -10,7 +10,8 @@
 // busy, or older) is asked every 2.5 s instead. A lost connection is asked again after 1, 2, 4…
 // seconds (at most 10), and the page says it is offline meanwhile, its move buttons quiet; coming
 // back to the page (a phone waking, the tab shown again, the network back) asks at once without
-// waiting, so no stale turn is shown.
+// waiting, so no stale turn is shown. The page's <html data-live> says where it stands:
+// asking, waiting (a question held by the server), following, polling or unreachable.
 const polled = document.querySelector("[data-poll]");
 if (polled) {
   const WAIT = 25; // seconds the server may hold a question
@@ -47,6 +48,7 @@ if (polled) {
     // A connection that died without a word (a phone asleep, a proxy gone) is given up.
     const giveUp = setTimeout(() => mine.abort(), (WAIT + 10) * 1000);
     let next = EVERY;
+    document.documentElement.dataset.live = etag && wait ? "waiting" : "asking";
     fetch(polled.dataset.poll, { headers, credentials: "same-origin", cache: "no-store", signal: mine.signal })
       .then((response) => {
         failures = 0;
@@ -55,6 +57,7 @@ if (polled) {
         if (response.status === 404 && polled.id === "play") location.reload();
         const waited = response.headers.has("Preference-Applied");
         if (waited || !(etag && wait) || response.status === 200) next = 0;
+        document.documentElement.dataset.live = next ? "polling" : "following";
         if (response.status !== 200) return null;
         const first = etag === null;
         etag = response.headers.get("ETag");
@@ -69,6 +72,7 @@ if (polled) {
         if (asking !== mine) return; // asked again meanwhile
         failures += 1;
         if (!navigator.onLine || failures > 1) connected(false);
+        document.documentElement.dataset.live = "unreachable";
         next = Math.min(1000 * 2 ** (failures - 1), 10000);
       })
       .finally(() => {
@@ -83,7 +87,16 @@ if (polled) {
   document.addEventListener("visibilitychange", again);
   window.addEventListener("online", again);
   window.addEventListener("pageshow", (event) => { if (event.persisted) again(); });
-  window.addEventListener("offline", () => connected(false));
+  // Offline, a question held by the server will never be answered: given up, and asked again
+  // when the network is back.
+  window.addEventListener("offline", () => {
+    clearTimeout(timer);
+    const held = asking;
+    asking = null;
+    if (held) held.abort();
+    connected(false);
+    document.documentElement.dataset.live = "unreachable";
+  });
 }
 
 // A move's buttons go quiet once pressed: the server plays a move once anyway (its number).
