@@ -149,7 +149,7 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "VIRTUAL_GAME_CACHE": 32,  # virtual games kept restored per worker, 0 none (game_cache.py)
         # Seconds a coup-fourré window stays open for the people of an attacked side, all asked
         # at once; 0: no window, each answers in turn (virtual.py).
-        "VIRTUAL_CHANCE_WINDOW": 5,
+        "VIRTUAL_CHANCE_WINDOW": 3,
         # A page showing a game may ask the server to hold its conditional GET until the game
         # changes (live.py): at most LIVE_WAIT seconds, at most LIVE_WAITERS requests waiting per
         # worker (each holds a thread: keep it below gunicorn's --threads), the versions of the

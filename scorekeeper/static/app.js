@@ -16,6 +16,9 @@ const polled = document.querySelector("[data-poll]");
 if (polled) {
   const WAIT = 25; // seconds the server may hold a question
   const EVERY = 2500; // ms between questions to a server that does not wait
+  // Only a game being played asks the server to wait (data-live: a virtual game's seat and its
+  // scoreboard); a tabletop scoreboard changes once a hand, and asking every 2.5 s does no harm.
+  const live = "live" in polled.dataset;
   let etag = null;
   let asking = null; // the AbortController of the question in flight
   let timer = null;
@@ -44,11 +47,11 @@ if (polled) {
     asking = mine;
     const headers = {};
     if (etag) headers["If-None-Match"] = etag;
-    if (etag && wait) headers.Prefer = `wait=${WAIT}`;
+    if (etag && wait && live) headers.Prefer = `wait=${WAIT}`;
     // A connection that died without a word (a phone asleep, a proxy gone) is given up.
     const giveUp = setTimeout(() => mine.abort(), (WAIT + 10) * 1000);
     let next = EVERY;
-    document.documentElement.dataset.live = etag && wait ? "waiting" : "asking";
+    document.documentElement.dataset.live = etag && wait && live ? "waiting" : "asking";
     fetch(polled.dataset.poll, { headers, credentials: "same-origin", cache: "no-store", signal: mine.signal })
       .then((response) => {
         failures = 0;
@@ -56,7 +59,7 @@ if (polled) {
         // A seat's link issued again: the old one is refused, and its page says so at once.
         if (response.status === 404 && polled.id === "play") location.reload();
         const waited = response.headers.has("Preference-Applied");
-        if (waited || !(etag && wait) || response.status === 200) next = 0;
+        if (waited || !(etag && wait && live) || response.status === 200) next = 0;
         document.documentElement.dataset.live = next ? "polling" : "following";
         if (response.status !== 200) return null;
         const first = etag === null;
