@@ -12,6 +12,14 @@ when the seat that sends it is not the seat whose turn begins next.
 
 Both ways must store the very same moves: the script checks that each game's record is the same.
 
+Then the seconds a hand spends waiting on the server and on windows, at 2 and 4 seats with people:
+each *hand-over* (a person's move that gives the turn to another person's phone) waits for the
+move to reach that phone, and each window nobody answers waits its length and then for its close
+to reach the phones. Before: pages polled every 2.5 s (1.25 s on average per hand-over, and as
+much again after a window's close) and the window was 5 s. After: the move's way to the other phone
+as ``benchmarks/live.py`` measures it (``--delivery``, its p50), and the 3 s window, which the
+waiting pages close themselves.
+
     .venv/bin/python benchmarks/coup_fourre_requests.py [--games 3] [--hands 2]
 """
 
@@ -41,6 +49,13 @@ SETUPS = {
     "4 seats, 2 people partners": [None, "strong", None, "strong"],
     "6 seats, 3 people": [None, None, None, "strong", "strong", "strong"],
 }
+TIMED = {
+    "2 seats, 2 people": [None, None],
+    "4 seats, 4 people (partners)": [None, None, None, None],
+}
+"""The games whose waiting is timed: only people at the table."""
+POLL = 2.5
+WINDOW_BEFORE, WINDOW_AFTER = 5.0, 3.0
 """The seats of each game: None a person, else a computer."""
 
 
@@ -87,6 +102,8 @@ def play_game(
         sent[move["move"]] += 1
         answer: dict[str, Any] = response.get_json()
         after = answer["state"]
+        if after is not None and after["to_act"] != seat and after["to_act"] in tokens:
+            sent["hand-over"] += 1
         began = after is not None and after["phase"] == "play" and after["to_act"] == seat
         if move["move"] == "pass" and not began:
             sent["interrupting pass"] += 1  # its turn did not begin: it was not next
@@ -107,6 +124,7 @@ def play_game(
                 view = send(seat, view["next_move"], move)
             elif window:
                 clock.wait(WINDOW)  # nobody holds it: the window closes by itself
+                sent["window"] += 1
                 view = read(table.headers)
             else:
                 view = send(to_act, view["next_move"], {"move": "pass"})
@@ -132,7 +150,7 @@ def _coup_fourres(view: dict[str, Any], window: bool) -> list[dict[str, Any]]:
     return []
 
 
-NOT_REQUESTS = ("hands", "interrupting pass")
+NOT_REQUESTS = ("hands", "interrupting pass", "hand-over", "window")
 """What the counts hold besides the people's requests by kind."""
 
 SAFETY = {
@@ -144,7 +162,9 @@ SAFETY = {
 }
 
 
-def measure(games: int, hands: int, window: bool) -> dict[str, Counter[str]]:
+def measure(
+    games: int, hands: int, window: bool, setups: dict[str, list[str | None]] | None = None
+) -> dict[str, Counter[str]]:
     """Every setup's people's requests over ``games`` games of ``hands`` hands; the records."""
     results: dict[str, Counter[str]] = {}
     records: dict[str, list[Any]] = {}
@@ -160,7 +180,7 @@ def measure(games: int, hands: int, window: bool) -> dict[str, Counter[str]]:
             upgrade(directory=str(ROOT / "migrations"))
         clock = Clock()
         virtual.moves.clock = clock  # type: ignore[assignment]
-        for name, seats in SETUPS.items():
+        for name, seats in (setups or SETUPS).items():
             total: Counter[str] = Counter()
             for seed in range(1, games + 1):
                 virtual.lifecycle.new_seed = _fixed(seed)  # type: ignore[assignment]
@@ -183,6 +203,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=3, help="games per setup")
     parser.add_argument("--hands", type=int, default=2, help="hands per game")
+    parser.add_argument(
+        "--delivery", type=float, default=0.15, help="a move's way to the other phone, live (s)"
+    )
     args = parser.parse_args()
     before = measure(args.games, args.hands, window=False)
     after = measure(args.games, args.hands, window=True)
@@ -194,9 +217,7 @@ def main() -> None:
     )
     for name in SETUPS:
         for label, counts in (("one by one", before[name]), (f"{WINDOW:g} s window", after[name])):
-            requests = sum(
-                n for kind, n in counts.items() if kind not in ("hands", "interrupting pass")
-            )
+            requests = sum(n for kind, n in counts.items() if kind not in NOT_REQUESTS)
             hands = counts["hands"]
             passes = counts["pass"]
             share = passes / requests if requests else 0
@@ -207,6 +228,28 @@ def main() -> None:
             )
     if not same:
         sys.exit("the two ways stored different moves")
+    waiting(args.games, args.hands, args.delivery)
+
+
+def waiting(games: int, hands: int, delivery: float) -> None:
+    """Seconds a hand waits on the server and on windows, before and after live pages."""
+    timed = measure(games, hands, window=True, setups=TIMED)
+    timed.pop("records")
+    print("\nwaiting per hand (hand-overs × the move's way + unanswered windows × their time)")
+    print(
+        f"{'setup':<30} {'hand-overs':>10} {'windows':>8} {'before s':>9} {'after s':>8} "
+        f"{'ratio':>6}"
+    )
+    for name in TIMED:
+        counts = timed[name]
+        handovers = counts["hand-over"] / counts["hands"]
+        windows = counts["window"] / counts["hands"]
+        before = handovers * POLL / 2 + windows * (WINDOW_BEFORE + POLL / 2)
+        after = handovers * delivery + windows * (WINDOW_AFTER + delivery)
+        print(
+            f"{name:<30} {handovers:>10.1f} {windows:>8.1f} {before:>9.1f} {after:>8.1f} "
+            f"{after / before:>6.2f}"
+        )
 
 
 if __name__ == "__main__":

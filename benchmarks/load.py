@@ -46,6 +46,10 @@ HANDS = [
 ]
 
 
+PIDS: dict[int, int] = {}
+"""The gunicorn master serving each port (for benchmarks that read its CPU)."""
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -91,6 +95,7 @@ def server(  # type: ignore[no-untyped-def]
                 time.sleep(0.1)
         else:
             raise RuntimeError("gunicorn did not start")
+        PIDS[port] = process.pid
         yield port
     finally:
         process.terminate()

@@ -228,8 +228,8 @@ def play(token: str) -> Response:
     """The seat's page: its cards, every tableau, what the others just did, its prompt.
 
     Conditional: a page waiting for the other seats asks with If-None-Match and gets 304 until
-    the game moves; with ``Prefer: wait`` the answer waits for the move (:mod:`~scorekeeper.web.live`),
-    or for the coup-fourré window's close, which this read then makes.
+    the game moves; with ``Prefer: wait`` the answer waits for the move
+    (:mod:`~scorekeeper.web.live`), or for the coup-fourré window's close, which this read makes.
     """
     seat = _seat_of(token)
     game = virtual.up_to_date(virtual.virtual_game(seat.side.game.table_id, seat.side.game_id))

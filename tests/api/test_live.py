@@ -43,7 +43,10 @@ def test_a_wait_answers_the_moment_another_seat_moves(table: TableAccess, app: F
         time.sleep(0.5)
         with app.test_client() as other:
             body = {"number": mine["next_move"], **move}
-            assert other.post(mover.url + "/moves", json=body, headers=mover.headers).status_code == 200
+            assert (
+                other.post(mover.url + "/moves", json=body, headers=mover.headers).status_code
+                == 200
+            )
 
     thread = threading.Thread(target=play_soon)
     thread.start()

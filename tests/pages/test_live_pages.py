@@ -90,7 +90,9 @@ def test_the_answer_after_a_wait_is_the_seat_s_own_page(
     body = without_csrf(waited.value.text())
     plain = without_csrf(other.request.get(other.url).text())
     assert body == plain
-    mover_cards = mover.locator(".hand-card").evaluate_all("items => items.map(i => i.dataset.index)")
+    mover_cards = mover.locator(".hand-card").evaluate_all(
+        "items => items.map(i => i.dataset.index)"
+    )
     assert mover_cards  # the mover's own page lists its cards; the other's lists only its own
     assert other.locator(".hand-card").count() == 7  # its turn: six kept and the card drawn
 
