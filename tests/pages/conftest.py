@@ -64,6 +64,7 @@ def live_server(sqlite_template: Path) -> Iterator[str]:
     app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}"})
     with served(app) as base:
         yield base
+        app.extensions["version_watch"].stop()  # the questions still held answer now
     with app.app_context():
         db.engine.dispose()
     shutil.rmtree(folder, ignore_errors=True)
