@@ -79,17 +79,51 @@ def waits(view: View) -> View:
     return wrapped  # type: ignore[return-value]
 
 
+SPARE_THREADS = 4
+"""A worker's threads never taken by waiting requests: they serve the moves that end the waits."""
+
+
 def init_app(app: Flask) -> None:
     """The worker's watch and its budget of waiting requests; under a server that stops its
     workers with SIGTERM (gunicorn), the waits end at once when it does, so a restart is not held
-    back by the phones waiting."""
+    back by the phones waiting, and the budget stays ``SPARE_THREADS`` below its threads."""
     versions.init_app(app)
-    app.extensions["live_budget"] = threading.BoundedSemaphore(int(app.config["LIVE_WAITERS"]))
-    if threading.current_thread() is not threading.main_thread():
-        return
-    earlier = signal.getsignal(signal.SIGTERM)
+    waiters = int(app.config["LIVE_WAITERS"])
+    earlier = None
+    if threading.current_thread() is threading.main_thread():
+        earlier = signal.getsignal(signal.SIGTERM)
     if callable(earlier):  # a server's own handler (gunicorn's worker), not the default
         signal.signal(signal.SIGTERM, _stopping(app, earlier))
+        waiters = within_threads(app, waiters, server_threads(earlier))
+    app.extensions["live_budget"] = threading.BoundedSemaphore(waiters)
+
+
+def server_threads(handler: Callable[..., Any]) -> int | None:
+    """The threads of the worker whose SIGTERM ``handler`` this is (gunicorn's ``--threads``),
+    or None for a server that does not say."""
+    settings = getattr(getattr(handler, "__self__", None), "cfg", None)
+    threads = getattr(settings, "threads", None)
+    return threads if isinstance(threads, int) and threads > 0 else None
+
+
+def within_threads(app: Flask, waiters: int, threads: int | None) -> int:
+    """``waiters``, lowered (with a warning) to leave ``SPARE_THREADS`` of the worker's
+    ``threads`` free: waiting requests that held every thread would leave none for the move that
+    ends their wait."""
+    if threads is None or int(app.config["LIVE_WAIT"]) <= 0:
+        return waiters
+    allowed = max(threads - SPARE_THREADS, 0)
+    if waiters > allowed:
+        app.logger.warning(
+            "LIVE_WAITERS=%d needs %d threads a worker (gunicorn --threads), it has %d: "
+            "at most %d requests wait at once (0: the pages poll)",
+            waiters,
+            waiters + SPARE_THREADS,
+            threads,
+            allowed,
+        )
+        return allowed
+    return waiters
 
 
 def _stopping(app: Flask, earlier: Callable[..., Any]) -> Callable[..., Any]:

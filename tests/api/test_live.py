@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
+from scorekeeper.web import live
 from tests.api.conftest import TableAccess
 from tests.api.test_virtual import SeatAccess, started
 
@@ -106,3 +107,28 @@ def test_a_stopping_worker_ends_the_waits(table: TableAccess, app: Flask) -> Non
     response, took = ask(seats[0], etag, "wait=20")
     assert response.status_code == 304
     assert took < 2
+
+
+class Worker:
+    """A server's worker as gunicorn's is, for its SIGTERM handler: its settings say its threads."""
+
+    def __init__(self, threads: int) -> None:
+        self.cfg = type("Settings", (), {"threads": threads})()
+
+    def handle_exit(self, number: int, frame: Any) -> None:
+        """The worker's own handler."""
+
+
+@pytest.mark.parametrize(("threads", "budget"), [(16, 12), (8, 4), (4, 0), (1, 0)])
+def test_the_waiters_stay_below_the_workers_threads(
+    app: Flask, caplog: pytest.LogCaptureFixture, threads: int, budget: int
+) -> None:
+    handler = Worker(threads).handle_exit
+    assert live.server_threads(handler) == threads
+    assert live.within_threads(app, 12, live.server_threads(handler)) == budget
+    assert ("needs 16 threads a worker" in caplog.text) == (budget < 12)
+
+
+def test_a_server_that_does_not_say_its_threads_keeps_the_waiters(app: Flask) -> None:
+    assert live.server_threads(lambda number, frame: None) is None
+    assert live.within_threads(app, 12, None) == 12
