@@ -53,6 +53,7 @@ class Evening:
         # (game, move number after it) -> when it was posted, and by which seat
         self.posted: dict[tuple[int, int], tuple[float, int]] = {}
         self.stop = threading.Event()
+        self.threads: list[threading.Thread] = []
 
     def connection(self) -> http.client.HTTPConnection:
         return http.client.HTTPConnection("127.0.0.1", self.port, timeout=WAIT + 10)
@@ -154,6 +155,19 @@ def watcher(evening: Evening, url: str, token: str, live: bool) -> None:
             evening.stop.wait(EVERY)
 
 
+def phone(evening: Evening, target: Any, *args: Any) -> threading.Thread:
+    """A phone's thread; a connection the stopping server closes ends it quietly."""
+
+    def run() -> None:
+        try:
+            target(evening, *args)
+        except (http.client.HTTPException, OSError, json.JSONDecodeError):
+            if not evening.stop.is_set():
+                raise
+
+    return threading.Thread(target=run, daemon=True)
+
+
 def phones(evening: Evening) -> list[threading.Thread]:
     threads = []
     for game in range(VIRTUAL_GAMES):
@@ -168,21 +182,16 @@ def phones(evening: Evening) -> list[threading.Thread]:
         )
         game_url = f"{url}/virtual-games/{dealt['game']['id']}"
         for entry in dealt["seat_tokens"]:
-            args = (evening, game, game_url, entry["token"], entry["seat"])
-            threads.append(threading.Thread(target=seat_phone, args=args))
-        threads.append(
-            threading.Thread(target=watcher, args=(evening, game_url, token, evening.live))
-        )
+            args = (game, game_url, entry["token"], entry["seat"])
+            threads.append(phone(evening, seat_phone, *args))
+        threads.append(phone(evening, watcher, game_url, token, evening.live))
     for count in TABLETOP_PHONES:
         url, token = new_table(evening, "Tabletop")
         ids = [api(evening, "POST", url + "/players", {"name": n}, token)["id"] for n in "ABCD"]
         body = {"players": 4, "sides": [{"players": ids[0::2]}, {"players": ids[1::2]}]}
         game = api(evening, "POST", url + "/games", body, token)
         game_url = f"{url}/games/{game['id']}"
-        threads += [
-            threading.Thread(target=watcher, args=(evening, game_url, token, False))
-            for _ in range(count)
-        ]
+        threads += [phone(evening, watcher, game_url, token, False) for _ in range(count)]
     return threads
 
 
@@ -213,9 +222,10 @@ def open_connections(port: int) -> int:
     return count
 
 
-def evening(port: int, pid: int, live: bool, seconds: float) -> dict[str, Any]:
-    night = Evening(port, live)
-    threads = phones(night)
+def evening(night: Evening, pid: int, seconds: float) -> dict[str, Any]:
+    """The evening's figures, its phones stopped (those waiting end when the server stops)."""
+    port = night.port
+    threads = night.threads = phones(night)
     began, cpu = time.monotonic(), cpu_seconds(pid)
     requests = night.requests
     for thread in threads:
@@ -228,8 +238,6 @@ def evening(port: int, pid: int, live: bool, seconds: float) -> dict[str, Any]:
     night.stop.set()
     elapsed, used = time.monotonic() - began, cpu_seconds(pid) - cpu
     done = night.requests - requests
-    for thread in threads:
-        thread.join(WAIT + 15)
     moves = sorted(night.latencies)
     return {
         "phones": len(threads),
@@ -238,6 +246,7 @@ def evening(port: int, pid: int, live: bool, seconds: float) -> dict[str, Any]:
         "p90": moves[int(0.9 * (len(moves) - 1))] if moves else float("nan"),
         "max": moves[-1] if moves else float("nan"),
         "cpu": used / elapsed,
+        "cpu_move": used / len(moves) * 1000 if moves else float("nan"),
         "rps": done / elapsed,
         "connections": (statistics.mean(connections), max(connections)),
         "in_progress": (statistics.mean(in_progress), max(in_progress)),
@@ -252,22 +261,29 @@ def run(url: str, label: str, seconds: float) -> None:
     ):
         settings = {**settings, "SCOREKEEPER_VIRTUAL_CHANCE_WINDOW": "0"}
         with server(url, 2, threads, settings=settings) as port:
-            results[mode] = evening(port, PIDS[port], mode == "live", seconds)
+            night = Evening(port, mode == "live")
+            results[mode] = evening(night, PIDS[port], seconds)
+        for thread in night.threads:  # the server stopped: the waits ended at once
+            thread.join(5)
     print(f"\n{label}")
     print(
-        "mode     phones moves  p50 s  p90 s  max s  CPU share  req/s  "
+        "mode     phones moves  p50 s  p90 s  max s  CPU share  CPU ms/move  req/s  "
         "connections (mean/max)  requests in progress (mean/max)"
     )
     for mode, r in results.items():
         print(
             f"{mode:8} {r['phones']:6} {r['moves']:5} {r['p50']:6.3f} {r['p90']:6.3f} "
-            f"{r['max']:6.3f} {r['cpu']:9.1%} {r['rps']:6.1f}  "
+            f"{r['max']:6.3f} {r['cpu']:9.1%} {r['cpu_move']:11.1f} {r['rps']:6.1f}  "
             f"{r['connections'][0]:10.1f} / {r['connections'][1]:<3}"
             f"          {r['in_progress'][0]:8.1f} / {r['in_progress'][1]}"
         )
     ratio = results["live"]["cpu"] / results["polling"]["cpu"]
     requests = results["live"]["rps"] / results["polling"]["rps"]
-    print(f"server CPU per phone, live against polling: ×{ratio:.2f}; requests/s: ×{requests:.2f}")
+    per_move = results["live"]["cpu_move"] / results["polling"]["cpu_move"]
+    print(
+        f"server CPU per phone, live against polling: ×{ratio:.2f}; per move: ×{per_move:.2f}; "
+        f"requests/s: ×{requests:.2f}"
+    )
 
 
 def main() -> None:
@@ -277,7 +293,7 @@ def main() -> None:
     args = parser.parse_args()
     print(
         f"{os.cpu_count()} cores; {VIRTUAL_GAMES} virtual games × 3 phones, "
-        f"{len(TABLETOP_PHONES)} tabletop games × {sum(TABLETOP_PHONES)} phones; "
+        f"{len(TABLETOP_PHONES)} tabletop games, {sum(TABLETOP_PHONES)} phones; "
         f"{args.seconds:.0f} s each"
     )
     for backend in args.backend or ["sqlite", "postgresql"]:

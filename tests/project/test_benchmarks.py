@@ -129,3 +129,12 @@ def test_the_leaderboard_benchmark_prints_its_ratio_to_the_history_page() -> Non
     assert re.search(
         r"^  leaderboard p90 [\d.]+ ms: (within|OVER) the goal of 50 ms$", stdout, re.M
     )
+
+
+def test_the_live_benchmark_prints_a_row_per_mode_and_the_cost_per_phone() -> None:
+    stdout = printed("live.py", "--seconds", "2", "--backend", "sqlite")
+    figure, mean_max = r" +([\d.]+|nan)", r" +[\d.]+ / \d+"
+    for mode in ("polling", "live"):
+        row = rf"^{mode} +30 +\d+({figure}){{3}} +[\d.]+%{figure} +[\d.]+{mean_max}{mean_max}$"
+        assert re.search(row, stdout, re.MULTILINE), (mode, stdout)
+    assert re.search(r"^server CPU per phone, live against polling: ×[\d.]+;", stdout, re.M)
