@@ -5,12 +5,14 @@ people, under gunicorn, on SQLite and on PostgreSQL; the live pages (``Prefer: w
 Each virtual game has its two seats' phones and a phone watching it (the table's token); each
 tabletop game 4 or 5 phones on its scoreboard, which poll every 2.5 s either way. A person
 moves 1 to 3 s after the turn reaches their phone (the seat's first legal move; the coup-fourré
-window off, so a move's way to the other phone is all that is timed). Reported: the time from a
+window off, so a move's way to the other phone is all that is timed); with ``--paced``, 3 to 5 s
+after the last move in both modes, so both evenings play the same moves and their CPU per phone
+compares like for like. Reported: the time from a
 move's POST to the other seat's phone holding the new state (p50, p90, max), the server's CPU
 share (of one core) and requests/s, open connections and requests in progress (each holds a
 worker thread), and the server's CPU per phone against polling's.
 
-    .venv/bin/python benchmarks/live.py [--seconds 40] [--backend sqlite|postgresql]
+    .venv/bin/python benchmarks/live.py [--seconds 40] [--backend sqlite|postgresql] [--paced]
 """
 
 from __future__ import annotations
@@ -43,9 +45,10 @@ WAIT = 25
 class Evening:
     """The phones' shared counters."""
 
-    def __init__(self, port: int, live: bool) -> None:
+    def __init__(self, port: int, live: bool, paced: bool = False) -> None:
         self.port = port
         self.live = live
+        self.paced = paced
         self.lock = threading.Lock()
         self.requests = 0
         self.in_progress = 0
@@ -116,15 +119,20 @@ def seat_phone(evening: Evening, game: int, url: str, token: str, seat: int) -> 
         now = time.monotonic()
         if status == 200:
             etag = answer.get("ETag", "")
+            turn_since = now
             with evening.lock:
                 key = (game, view["next_move"])
                 if key in evening.posted and evening.posted[key][1] != seat:
-                    evening.latencies.append(now - evening.posted.pop(key)[0])
+                    turn_since = evening.posted.pop(key)[0]
+                    evening.latencies.append(now - turn_since)
             state = view["state"]
             if state is None:
                 return
             if state["to_act"] == seat and state["legal_moves"]:
-                time.sleep(rng.uniform(1, 3))  # the person sees it, thinks, taps
+                if evening.paced:  # the same pace either way: 3 to 5 s after the last move
+                    time.sleep(max(0.0, turn_since + rng.uniform(3, 5) - time.monotonic()))
+                else:
+                    time.sleep(rng.uniform(1, 3))  # the person sees it, thinks, taps
                 move = {"number": view["next_move"], **state["legal_moves"][0]}
                 began = time.monotonic()
                 status, after, answer = evening.exchange(
@@ -253,7 +261,7 @@ def evening(night: Evening, pid: int, seconds: float) -> dict[str, Any]:
     }
 
 
-def run(url: str, label: str, seconds: float) -> None:
+def run(url: str, label: str, seconds: float, paced: bool) -> None:
     results = {}
     for mode, threads, settings in (
         ("polling", 4, {"SCOREKEEPER_LIVE_WAIT": "0"}),
@@ -261,7 +269,7 @@ def run(url: str, label: str, seconds: float) -> None:
     ):
         settings = {**settings, "SCOREKEEPER_VIRTUAL_CHANCE_WINDOW": "0"}
         with server(url, 2, threads, settings=settings) as port:
-            night = Evening(port, mode == "live")
+            night = Evening(port, mode == "live", paced)
             results[mode] = evening(night, PIDS[port], seconds)
         for thread in night.threads:  # the server stopped: the waits ended at once
             thread.join(5)
@@ -289,6 +297,11 @@ def run(url: str, label: str, seconds: float) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=40)
+    parser.add_argument(
+        "--paced",
+        action="store_true",
+        help="people move 3 to 5 s after the last move in both modes (the same moves to compare)",
+    )
     parser.add_argument("--backend", choices=["sqlite", "postgresql"], action="append")
     args = parser.parse_args()
     print(
@@ -299,14 +312,14 @@ def main() -> None:
     for backend in args.backend or ["sqlite", "postgresql"]:
         if backend == "sqlite":
             folder = Path(tempfile.mkdtemp(prefix="scorekeeper-live-"))
-            run(f"sqlite:///{folder / 'live.sqlite3'}", "SQLite (WAL)", args.seconds)
+            run(f"sqlite:///{folder / 'live.sqlite3'}", "SQLite (WAL)", args.seconds, args.paced)
             continue
         missing = postgres.binaries_missing()
         if missing:
             print(f"\nPostgreSQL: skipped, {missing}")
             continue
         with postgres.cluster(fsync=True) as url:
-            run(url, "PostgreSQL 15", args.seconds)
+            run(url, "PostgreSQL 15", args.seconds, args.paced)
 
 
 if __name__ == "__main__":
