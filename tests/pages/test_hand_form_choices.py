@@ -167,7 +167,7 @@ def test_switching_language_keeps_the_form_and_its_choices(page: Page, live_serv
     expect(page.locator("input[name='s1-km']")).to_have_value("1100")
     expect(nobody(page)).to_be_checked()
     save(page)
-    expect(page.get_by_role("alert").first).to_have_text("La manche est refusée")
+    expect(page.get_by_role("alert").first).to_have_text("La manche a été refusée")
     expect_both_refusals_and_nobody(page)
     # Switched back on the refused form: everything kept, the refusals said in English.
     page.locator(".lang").get_by_role("button", name="EN").click()
