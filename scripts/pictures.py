@@ -46,18 +46,9 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: 
 from scorekeeper import create_app  # noqa: E402
 from scorekeeper.services import credentials, virtual  # noqa: E402
 from scorekeeper.storage.extensions import db  # noqa: E402
+from tests.pages.conftest import BROWSER_ARGS, CHROMIUM, PHONE  # noqa: E402
 from tests.running import served  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
-BROWSER_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-PHONE = {"width": 360, "height": 640}
 LANGUAGES = {"en": "en-GB", "fr": "fr-FR"}
 MAKE_RUN_PORT = 5000
 """make run's port, so the links pictured are the ones a laptop's table sees."""
