@@ -23,9 +23,9 @@ import logging
 import random
 import re
 import shutil
+import socket
 import sys
 import tempfile
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -42,23 +42,16 @@ sys.path.insert(0, str(ROOT))
 from flask_migrate import upgrade  # noqa: E402
 from PIL import Image  # noqa: E402
 from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
-from werkzeug.serving import make_server  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
 from scorekeeper.services import credentials, virtual  # noqa: E402
 from scorekeeper.storage.extensions import db  # noqa: E402
+from tests.pages.conftest import BROWSER_ARGS, CHROMIUM, PHONE  # noqa: E402
+from tests.running import served  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
-BROWSER_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-PHONE = {"width": 360, "height": 640}
 LANGUAGES = {"en": "en-GB", "fr": "fr-FR"}
+MAKE_RUN_PORT = 5000
+"""make run's port, so the links pictured are the ones a laptop's table sees."""
 LIMIT = 60_000
 """Bytes a picture may weigh: the guides show a dozen on one page."""
 SEED = 7
@@ -498,21 +491,24 @@ def serving() -> Iterator[str]:
     credentials.secrets = SimpleNamespace(  # type: ignore[attr-defined]
         token_urlsafe=lambda size: base64.urlsafe_b64encode(drawn.randbytes(size)).decode()[:43]
     )
-    try:  # make run's port, so the links pictured are the ones a laptop's table sees
-        server = make_server("127.0.0.1", 5000, app, threaded=True)
-    except OSError:
-        server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_port}"
+        port = free_or_any(MAKE_RUN_PORT)
+        with served(app, port) as base:
+            yield base
     finally:
-        server.shutdown()
-        thread.join()
-        server.server_close()
         with app.app_context():
             db.engine.dispose()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def free_or_any(port: int) -> int:
+    """``port`` if nothing listens there, else 0 (any free port)."""
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return 0
+    return port
 
 
 def squeeze(png: bytes) -> bytes:

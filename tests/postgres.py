@@ -16,6 +16,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from sqlalchemy import create_engine, text
+
 USER = "app"
 
 
@@ -81,6 +83,23 @@ def running_cluster(fsync: bool = False) -> Iterator[Cluster]:
     finally:
         subprocess.run(_as_server_user(*pg_ctl, "-m", "fast", "stop"), capture_output=True)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextmanager
+def scratch_database(server_url: str, name: str) -> Iterator[str]:
+    """A new, empty database ``name`` beside the one ``server_url`` names, by its URL: a test's
+    own database on the session's cluster, dropped after with whatever still holds it open."""
+    server = server_url.rsplit("/", 1)[0]
+    admin = create_engine(server + "/postgres", isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield f"{server}/{name}"
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
 
 
 @contextmanager

@@ -19,15 +19,16 @@ WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 
 @contextmanager
-def served(app: WsgiApp) -> Iterator[str]:
-    """``app`` on werkzeug's threaded server (what ``flask run`` uses) on a free loopback port.
+def served(app: WsgiApp, port: int = 0) -> Iterator[str]:
+    """``app`` on werkzeug's threaded server (what ``flask run`` uses) on loopback, on ``port``
+    (0: a free one).
 
     When a browser drops a connection in the middle of a static file, werkzeug's server can skip
     the response's ``close()``, and the open file then surfaces in a later test as a
     ``ResourceWarning``; the app is served through :func:`closing_responses` so that a dropped
     connection closes its file at once.
     """
-    server = make_server("127.0.0.1", 0, closing_responses(app), threaded=True)
+    server = make_server("127.0.0.1", port, closing_responses(app), threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

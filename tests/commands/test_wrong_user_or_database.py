@@ -19,9 +19,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, text
 
 from tests.commands import installed
+from tests.postgres import scratch_database
 
 ROOT_RUN = os.geteuid() == 0
 USER = "nobody" if ROOT_RUN else None
@@ -195,15 +195,8 @@ def test_every_table_command_says_it(installation: Path, instance: Path) -> None
 @pytest.fixture
 def empty_postgres(postgres_server: str) -> Iterator[str]:
     """A database of the test's PostgreSQL that no migration ran on."""
-    server = postgres_server.rsplit("/", 1)[0]
-    admin = create_engine(server + "/postgres", isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text("DROP DATABASE IF EXISTS never_migrated"))
-        connection.execute(text("CREATE DATABASE never_migrated"))
-    yield server + "/never_migrated"
-    with admin.connect() as connection:
-        connection.execute(text("DROP DATABASE never_migrated WITH (FORCE)"))
-    admin.dispose()
+    with scratch_database(postgres_server, "never_migrated") as url:
+        yield url
 
 
 def test_an_unmigrated_postgresql_database_says_so(

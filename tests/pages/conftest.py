@@ -21,6 +21,15 @@ from scorekeeper.storage.extensions import db
 from tests.running import served
 
 CHROMIUM = "/usr/bin/chromium"
+BROWSER_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+"""Headless chromium as root in a container, quiet: no sandbox, no GPU, no calls home."""
 PHONE = {"width": 360, "height": 640}
 
 # What a page is expected to show may take longer than Playwright's 5 s to come on a machine busy
@@ -39,14 +48,7 @@ def browser_type_launch_args() -> dict[str, Any]:
     return {
         "executable_path": CHROMIUM,
         "headless": True,
-        "args": [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-        ],
+        "args": BROWSER_ARGS,
     }
 
 

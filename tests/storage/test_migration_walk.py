@@ -21,12 +21,13 @@ import pytest
 from alembic.script import ScriptDirectory
 from flask import Flask
 from flask_migrate import downgrade, upgrade
-from sqlalchemy import MetaData, create_engine, select, text
+from sqlalchemy import MetaData, select
 from sqlalchemy.engine import Connection
 
 from scorekeeper import create_app
 from scorekeeper.storage.extensions import db, migrate
 from tests.full_database import fill
+from tests.postgres import scratch_database
 
 FIRST_WITH_GAMES = "0002_games"
 LOST_ON_THE_WAY = {("idempotency_records", "etag")}
@@ -168,20 +169,13 @@ def walked_sqlite(tmp_path: Path) -> Iterator[Flask]:
 @pytest.fixture
 def walked_postgres(postgres_server: str) -> Iterator[Flask]:
     """A database of its own on the session's PostgreSQL server, dropped after."""
-    server = postgres_server.rsplit("/", 1)[0]
-    admin = create_engine(server + "/postgres", isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text("DROP DATABASE IF EXISTS scorekeeper_walk"))
-        connection.execute(text("CREATE DATABASE scorekeeper_walk"))
-    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": server + "/scorekeeper_walk"})
-    with app.app_context():
-        upgrade()
-    yield app
-    with app.app_context():
-        db.engine.dispose()
-    with admin.connect() as connection:
-        connection.execute(text("DROP DATABASE scorekeeper_walk"))
-    admin.dispose()
+    with scratch_database(postgres_server, "scorekeeper_walk") as url:
+        app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url})
+        with app.app_context():
+            upgrade()
+        yield app
+        with app.app_context():
+            db.engine.dispose()
 
 
 @pytest.mark.parametrize("database", ["walked_sqlite", "walked_postgres"])
