@@ -59,7 +59,8 @@ if (polled) {
         // A seat's link issued again: the old one is refused, and its page says so at once.
         if (response.status === 404 && polled.id === "play") location.reload();
         const waited = response.headers.has("Preference-Applied");
-        if (waited || !(etag && wait && live) || response.status === 200) next = 0;
+        // A live page asks again at once (waiting this time); any other page after EVERY.
+        if (live && (waited || !(etag && wait) || response.status === 200)) next = 0;
         document.documentElement.dataset.live = next ? "polling" : "following";
         if (response.status !== 200) return null;
         const first = etag === null;

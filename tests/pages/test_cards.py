@@ -195,13 +195,16 @@ def test_a_phone_without_scripts_plays_through_buttons(
 def test_a_redraw_keeps_the_chosen_card(
     page: Page, live_server: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The page polls: a fresh copy (here, once the language changed) replaces it while a card
-    is chosen; the card stays chosen, with the fresh page's forms, and still plays."""
+    """The page follows the game: a fresh copy (here, in the language chosen meanwhile, asked for
+    when the phone is back online) replaces it while a card is chosen; the card stays chosen,
+    with the fresh page's forms, and still plays."""
     seeded(monkeypatch, 1)
     deal(page, live_server, ANN_AND_A_COMPUTER, table="Redraw")
     tap_card(page, page.locator(".hand-card[data-card=repairs]"))
     page.context.add_cookies([{"name": "lang", "value": "fr", "url": live_server}])
-    expect(page.get_by_role("heading", name="Votre main")).to_be_visible(timeout=10_000)
+    page.context.set_offline(True)
+    page.context.set_offline(False)
+    expect(page.get_by_role("heading", name="Votre main")).to_be_visible()
     chosen = page.locator(".hand-card[data-card=repairs] .card-pick")
     expect(chosen).to_have_attribute("aria-pressed", "true")
     expect(chosen).to_have_accessible_name("Réparations, parade")

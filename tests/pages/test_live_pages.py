@@ -22,6 +22,7 @@ from werkzeug.serving import make_server
 
 from scorekeeper import create_app
 from scorekeeper.storage.extensions import db
+from tests.pages.test_pages import add_players, create_table, start_two_player_game
 from tests.pages.test_virtual_pages import NEXT_MOVE, deal, seeds, tap_card
 from tests.running import closing_responses
 
@@ -194,3 +195,27 @@ def test_a_phone_back_online_sees_the_move_made_while_it_was_away(
     expect(other.get_by_text("Your move")).to_be_visible(timeout=5_000)
     assert time.monotonic() - began < 5
     assert other.evaluate("window.notReloaded") is True
+
+
+def test_a_tabletop_scoreboard_asks_every_few_seconds_without_waiting(
+    page: Page, live_server: str
+) -> None:
+    """A tabletop game changes once a hand: its scoreboard asks plainly (no ``Prefer: wait``)
+    and at the polling pace, never again at once, so it costs the server what it did before."""
+    create_table(page, live_server, "Paper")
+    add_players(page, "Ann", "Bob")
+    start_two_player_game(page, "Ann", "Bob")
+    board = page.url
+    asked: list[tuple[float, str | None]] = []
+    page.on(
+        "request",
+        lambda request: asked.append((time.monotonic(), request.headers.get("prefer")))
+        if request.url == board
+        else None,
+    )
+    expect(page.locator("html[data-live=polling]")).to_be_attached()
+    page.wait_for_timeout(6_000)
+    assert 1 <= len(asked) <= 3, asked  # one question each 2.5 s
+    assert all(prefer is None for _, prefer in asked)
+    gaps = [later - earlier for (earlier, _), (later, _) in zip(asked, asked[1:], strict=False)]
+    assert all(gap > 2.0 for gap in gaps), gaps
