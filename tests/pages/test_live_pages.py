@@ -209,9 +209,11 @@ def test_a_tabletop_scoreboard_asks_every_few_seconds_without_waiting(
     asked: list[tuple[float, str | None]] = []
     page.on(
         "request",
-        lambda request: asked.append((time.monotonic(), request.headers.get("prefer")))
-        if request.url == board
-        else None,
+        lambda request: (
+            asked.append((time.monotonic(), request.headers.get("prefer")))
+            if request.url == board
+            else None
+        ),
     )
     expect(page.locator("html[data-live=polling]")).to_be_attached()
     page.wait_for_timeout(6_000)
