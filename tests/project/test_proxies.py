@@ -1,7 +1,8 @@
 """The reverse proxies of ``deploy/`` run for real: Debian 12's nginx (1.22) and Caddy (2.6) load
 ``deploy/nginx.conf`` and ``deploy/Caddyfile`` in front of the systemd unit's gunicorn line; a
 seat's link and an old share link opened through them leave no token in any of their logs (nor
-in the app's), and the app's access log names the phone's address, not the proxy's.
+in the app's), the app's access log names the phone's address, not the proxy's, and a live
+page's held question passes them the moment the game moves.
 
 Each example is run as written but for what a test machine cannot have, each rewrite checked to
 have found its text (so a changed example fails here rather than being tested half-rewritten):
@@ -30,6 +31,7 @@ import socket
 import ssl
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -476,3 +478,57 @@ def test_the_apps_log_names_the_phone_behind_the_proxy(
     (line,) = [line for line in logged(app.log.read_text, agent).splitlines() if agent in line]
     assert line.split()[0] == PHONE, line
     assert SPOOFED not in line
+
+
+def test_a_waiting_page_hears_a_move_through_the_proxy_at_once(
+    proxy: Proxy, certificate: Certificate, app: App
+) -> None:
+    """Live pages behind the example proxy: a seat's page that asks with ``Prefer: wait`` is
+    held by the app, and its answer, the fresh page, passes the proxy the moment the other seat
+    moves (no buffering holds it back)."""
+    agent = {"User-Agent": f"phone-live-{proxy.name}"}
+
+    def api(path: str, body: Any, token: str) -> Answer:
+        authorized = {**agent, "Authorization": f"Bearer {token}"}
+        return ask(proxy, certificate, "POST", path, headers=authorized, body=body)
+
+    def read(game: str, token: str) -> Any:
+        authorized = {**agent, "Authorization": f"Bearer {token}"}
+        return ask(proxy, certificate, "GET", game, headers=authorized).json()
+
+    table = ask(proxy, certificate, "POST", "/api/v1/tables", headers=agent, body={"name": "Live"})
+    table_id, token = table.json()["id"], table.json()["token"]
+    tables = f"/api/v1/tables/{table_id}"
+    ids = [api(f"{tables}/players", {"name": name}, token).json()["id"] for name in ("Ann", "Bob")]
+    seats = [{"player": player} for player in ids]
+    started = api(f"{tables}/virtual-games", {"players": 2, "seats": seats}, token)
+    assert started.status == 201, started.body
+    game = started.headers["Location"].removeprefix(f"https://{SITE}")
+    tokens = {entry["seat"]: entry["token"] for entry in started.json()["seat_tokens"]}
+    mover = read(game, tokens[0])["state"]["to_act"]
+    waiter_page = f"/play/{tokens[1 - mover]}"
+    page = ask(proxy, certificate, "GET", waiter_page, headers=agent)
+    etag = page.headers["ETag"]  # names the session's form tokens too: the phone keeps its cookie
+    session = page.headers["Set-Cookie"].split(";")[0]
+    mover_view = read(game, tokens[mover])
+    move = {"number": mover_view["next_move"], **mover_view["state"]["legal_moves"][0]}
+
+    answered: list[tuple[Answer, float]] = []
+
+    def wait() -> None:
+        waiting = {**agent, "Cookie": session, "If-None-Match": etag, "Prefer": "wait=20"}
+        answer = ask(proxy, certificate, "GET", waiter_page, headers=waiting)
+        answered.append((answer, time.monotonic()))
+
+    waiter = threading.Thread(target=wait)
+    waiter.start()
+    time.sleep(1.0)  # the question is held by the app meanwhile
+    assert waiter.is_alive()
+    moved_at = time.monotonic()
+    assert api(f"{game}/moves", move, tokens[mover]).status == 200
+    waiter.join(timeout=20)
+    ((answer, at),) = answered
+    assert answer.status == 200
+    assert answer.headers["Preference-Applied"] == "wait=20"
+    assert answer.headers["ETag"] != etag
+    assert at - moved_at < 1.0, at - moved_at
