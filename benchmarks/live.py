@@ -12,7 +12,12 @@ move's POST to the other seat's phone holding the new state (p50, p90, max), the
 share (of one core) and requests/s, open connections and requests in progress (each holds a
 worker thread), and the server's CPU per phone against polling's.
 
+With ``--behind caddy`` (or ``nginx``) the phones reach the server through the deploy example's
+proxy over HTTPS (its certificate a throwaway one), as a club's phones do; the CPU figures stay
+gunicorn's own.
+
     .venv/bin/python benchmarks/live.py [--seconds 40] [--backend sqlite|postgresql] [--paced]
+        [--behind caddy|nginx]
 """
 
 from __future__ import annotations
@@ -22,11 +27,13 @@ import http.client
 import json
 import os
 import random
+import ssl
 import statistics
 import sys
 import tempfile
 import threading
 import time
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +42,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.load import PIDS, server  # noqa: E402
 from tests import postgres  # noqa: E402
+from tests.proxies import PROXY_STARTS, SITE, self_signed  # noqa: E402
 
 VIRTUAL_GAMES = 4
 TABLETOP_PHONES = [5, 5, 4, 4]
@@ -42,11 +50,35 @@ EVERY = 2.5
 WAIT = 25
 
 
+class SiteConnection(http.client.HTTPSConnection):
+    """HTTPS to a proxy on a loopback port, as to the site: its name in the TLS handshake (the
+    proxy picks its certificate by it) and in the Host header (the proxy's site block)."""
+
+    def __init__(self, port: int, context: ssl.SSLContext) -> None:
+        super().__init__("127.0.0.1", port, timeout=WAIT + 10, context=context)
+        self.site_context = context
+
+    def connect(self) -> None:
+        http.client.HTTPConnection.connect(self)
+        self.sock = self.site_context.wrap_socket(self.sock, server_hostname=SITE)
+
+    def putrequest(self, method: str, url: str, *args: Any, **kwargs: Any) -> None:
+        super().putrequest(method, url, skip_host=True, skip_accept_encoding=True)
+        self.putheader("Host", SITE)
+
+
 class Evening:
     """The phones' shared counters."""
 
-    def __init__(self, port: int, live: bool, paced: bool = False) -> None:
+    def __init__(
+        self,
+        port: int,
+        live: bool,
+        paced: bool = False,
+        proxy: tuple[int, ssl.SSLContext] | None = None,
+    ) -> None:
         self.port = port
+        self.proxy = proxy
         self.live = live
         self.paced = paced
         self.lock = threading.Lock()
@@ -59,6 +91,9 @@ class Evening:
         self.threads: list[threading.Thread] = []
 
     def connection(self) -> http.client.HTTPConnection:
+        """A phone's connection: to gunicorn, or to the proxy in front of it."""
+        if self.proxy is not None:
+            return SiteConnection(*self.proxy)
         return http.client.HTTPConnection("127.0.0.1", self.port, timeout=WAIT + 10)
 
     def exchange(
@@ -68,7 +103,9 @@ class Evening:
         path: str,
         headers: dict[str, str],
         body: Any = None,
-    ) -> tuple[int, Any, dict[str, str]]:
+    ) -> tuple[int, Any, http.client.HTTPMessage]:
+        """One request on ``connection``: its status, its JSON body and its headers (read
+        without regard to case: a proxy may write ``Etag``)."""
         with self.lock:
             self.requests += 1
             self.in_progress += 1
@@ -83,7 +120,7 @@ class Evening:
                 connection.request(method, path, body=payload, headers=sent)
                 response = connection.getresponse()
             data = response.read()
-            return response.status, json.loads(data) if data else None, dict(response.getheaders())
+            return response.status, json.loads(data) if data else None, response.headers
         finally:
             with self.lock:
                 self.in_progress -= 1
@@ -261,15 +298,23 @@ def evening(night: Evening, pid: int, seconds: float) -> dict[str, Any]:
     }
 
 
-def run(url: str, label: str, seconds: float, paced: bool) -> None:
+def run(url: str, label: str, seconds: float, paced: bool, behind: str | None) -> None:
     results = {}
     for mode, threads, settings in (
         ("polling", 4, {"SCOREKEEPER_LIVE_WAIT": "0"}),
         ("live", 16, {}),
     ):
         settings = {**settings, "SCOREKEEPER_VIRTUAL_CHANCE_WINDOW": "0"}
-        with server(url, 2, threads, settings=settings) as port:
-            night = Evening(port, mode == "live", paced)
+        with ExitStack() as stack:
+            port = stack.enter_context(server(url, 2, threads, settings=settings))
+            proxy = None
+            if behind is not None:
+                folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+                certificate = self_signed(folder)
+                started = stack.enter_context(PROXY_STARTS[behind](folder, certificate, port))
+                context = ssl.create_default_context(cafile=str(certificate[0]))
+                proxy = (started.https_port, context)
+            night = Evening(port, mode == "live", paced, proxy)
             results[mode] = evening(night, PIDS[port], seconds)
         for thread in night.threads:  # the server stopped: the waits ended at once
             thread.join(5)
@@ -303,23 +348,27 @@ def main() -> None:
         help="people move 3 to 5 s after the last move in both modes (the same moves to compare)",
     )
     parser.add_argument("--backend", choices=["sqlite", "postgresql"], action="append")
+    parser.add_argument(
+        "--behind", choices=sorted(PROXY_STARTS), help="the phones reach gunicorn through it"
+    )
     args = parser.parse_args()
     print(
         f"{os.cpu_count()} cores; {VIRTUAL_GAMES} virtual games × 3 phones, "
         f"{len(TABLETOP_PHONES)} tabletop games, {sum(TABLETOP_PHONES)} phones; "
-        f"{args.seconds:.0f} s each"
+        f"{args.seconds:.0f} s each" + (f", behind {args.behind}" if args.behind else "")
     )
     for backend in args.backend or ["sqlite", "postgresql"]:
         if backend == "sqlite":
             folder = Path(tempfile.mkdtemp(prefix="scorekeeper-live-"))
-            run(f"sqlite:///{folder / 'live.sqlite3'}", "SQLite (WAL)", args.seconds, args.paced)
+            sqlite = f"sqlite:///{folder / 'live.sqlite3'}"
+            run(sqlite, "SQLite (WAL)", args.seconds, args.paced, args.behind)
             continue
         missing = postgres.binaries_missing()
         if missing:
             print(f"\nPostgreSQL: skipped, {missing}")
             continue
         with postgres.cluster(fsync=True) as url:
-            run(url, "PostgreSQL 15", args.seconds, args.paced)
+            run(url, "PostgreSQL 15", args.seconds, args.paced, args.behind)
 
 
 if __name__ == "__main__":
