@@ -152,11 +152,12 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "VIRTUAL_CHANCE_WINDOW": 3,
         # A page showing a game may ask the server to hold its conditional GET until the game
         # changes (live.py): at most LIVE_WAIT seconds, at most LIVE_WAITERS requests waiting per
-        # worker (each holds a thread: keep it below gunicorn's --threads), the versions of the
-        # games waited on read every LIVE_INTERVAL seconds. LIVE_WAIT 0: pages poll as before.
+        # worker (each holds a thread: keep it below gunicorn's --threads); on SQLite, a change
+        # looked for every LIVE_INTERVAL seconds (PostgreSQL says it at once). LIVE_WAIT 0:
+        # pages poll as before.
         "LIVE_WAIT": 25,
         "LIVE_WAITERS": 12,
-        "LIVE_INTERVAL": 0.2,
+        "LIVE_INTERVAL": 0.1,
         # The hands' JSON columns read back with orjson (jsonio.py): the bulk of a game's read.
         "SQLALCHEMY_ENGINE_OPTIONS": {"json_deserializer": stored_json},
     }

@@ -4,14 +4,16 @@ wait on.
 A phone that shows a game asks whether it changed, and may ask the server to wait for the answer
 (a long poll, :mod:`scorekeeper.web.live`). What tells a waiting request that the game changed must
 reach it from any worker and any host that wrote the change, on SQLite and on PostgreSQL alike, so
-the watch asks the database itself: while anyone waits, one thread per worker reads the versions
-of every game waited on, in one query, every ``LIVE_INTERVAL`` seconds (0.2 by default), and wakes
-the requests whose game moved past the version they showed. A commit in the same worker wakes them
-at once, without waiting for that read. Nobody waiting: the thread sleeps and reads nothing.
+the watch asks the database itself. While anyone waits, one thread per worker listens for changes
+(:mod:`scorekeeper.storage.changes`: SQLite's data version, looked at every ``LIVE_INTERVAL``
+seconds, 0.1 by default; PostgreSQL's NOTIFY, heard at once) and, when another connection has
+committed one, reads the versions of every game waited on in one query, waking the requests whose
+game moved past the version they showed. A commit in the same worker wakes them at once, without
+that read. Nobody waiting: the thread sleeps, listens to nothing and reads nothing.
 
-The database's cost is one small indexed query every fifth of a second per worker, however many
-phones wait; a request waiting holds no connection and no transaction. (Every tenth of a second,
-the reads cost the server about as much as 12 phones polling every 2.5 s: benchmarks/live.py.)
+The database's cost is one small indexed query per change committed elsewhere, per worker with
+anyone waiting, however many phones wait; a request waiting holds no connection and no
+transaction.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from flask import Flask, current_app, has_app_context
 from sqlalchemy import Engine, event, select
 from sqlalchemy.orm import Session, SessionTransaction
 
+from scorekeeper.storage import changes
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Game
 
@@ -48,6 +51,7 @@ class VersionWatch:
         self._versions: dict[int, int] = {}  # game id -> highest version seen
         self._thread: threading.Thread | None = None
         self._stopped = False
+        self._unread = False  # a game waited on whose version the watch has not read yet
         self.reads = 0  # queries made, for the benchmark
         self._engine: Engine | None = None
 
@@ -62,6 +66,8 @@ class VersionWatch:
         passed (False), or the worker stops (True: answer at once, the phone asks again)."""
         deadline = time.monotonic() + timeout
         with self._changed:
+            if game_id not in self._waiting:
+                self._unread = True  # it may have moved before its waiter came: read it
             self._waiting[game_id] += 1
             self._start()
             self._changed.notify_all()  # the thread may be asleep with nobody to read for
@@ -101,26 +107,47 @@ class VersionWatch:
             self._thread.start()
 
     def _run(self) -> None:
-        while True:
-            with self._changed:
-                while not self._waiting and not self._stopped:
-                    self._changed.wait()
-                if self._stopped:
-                    return
-                ids = list(self._waiting)
-            try:
-                self.seen(self._read(ids))
-            except Exception:  # the database away for a moment: the next read tries again
-                log.warning("could not read the versions of the games waited on", exc_info=True)
-                time.sleep(1)
-            time.sleep(self.interval)
+        heard: changes.Changes | None = None
+        try:
+            while True:
+                with self._changed:
+                    while not self._waiting and not self._stopped:
+                        if heard is not None:  # nobody waits: listen to nothing
+                            heard.close()
+                            heard = None
+                        self._changed.wait()
+                    if self._stopped:
+                        return
+                try:
+                    if heard is None:
+                        heard = changes.listen(self._database())
+                        moved = True  # what changed before it listened
+                    else:
+                        moved = heard.wait(self.interval)
+                    with self._changed:
+                        moved, self._unread = moved or self._unread, False
+                        ids = list(self._waiting)
+                    if moved and ids:
+                        self.seen(self._read(ids))
+                except Exception:  # the database away for a moment: listen and read again
+                    log.warning("could not read the versions of the games waited on", exc_info=True)
+                    if heard is not None:
+                        heard.close()
+                        heard = None
+                    time.sleep(1)
+        finally:
+            if heard is not None:
+                heard.close()
 
-    def _read(self, ids: list[int]) -> dict[int, int]:
+    def _database(self) -> Engine:
         if self._engine is None:
             with self.app.app_context():
                 self._engine = db.engine
+        return self._engine
+
+    def _read(self, ids: list[int]) -> dict[int, int]:
         # A connection of the pool, without a session or an app context: half the CPU per read.
-        with self._engine.connect() as connection:
+        with self._database().connect() as connection:
             rows = connection.execute(select(Game.id, Game.version).where(Game.id.in_(ids)))
             found = {game_id: version for game_id, version in rows}
         self.reads += 1
@@ -144,11 +171,15 @@ _CHANGED = "games_changed"
 @event.listens_for(Session, "after_flush")
 def _note(session: Session, _context: Any) -> None:
     """The games this transaction changed, and their versions, to wake their waiters once
-    committed."""
+    committed: this worker's (:func:`_wake`) and, on PostgreSQL, every other's (NOTIFY)."""
     noted = session.info.setdefault(_CHANGED, {})
-    for instance in (*session.new, *session.dirty):
-        if isinstance(instance, Game) and instance.id is not None:
-            noted[instance.id] = instance.version
+    flushed = {
+        instance.id: instance.version
+        for instance in (*session.new, *session.dirty)
+        if isinstance(instance, Game) and instance.id is not None
+    }
+    noted.update(flushed)
+    changes.notify(session, flushed)
 
 
 @event.listens_for(Session, "after_commit")

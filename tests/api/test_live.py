@@ -10,6 +10,10 @@ from typing import Any
 import pytest
 from flask import Flask
 
+from scorekeeper import create_app
+from scorekeeper.storage import versions
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.models import Game
 from scorekeeper.web import live
 from tests.api.conftest import TableAccess
 from tests.api.test_virtual import SeatAccess, started
@@ -61,12 +65,70 @@ def test_a_wait_answers_the_moment_another_seat_moves(table: TableAccess, app: F
     assert response.get_json()["seat"] == waiting.seat
 
 
+def test_a_move_written_by_another_worker_wakes_the_wait(table: TableAccess, app: Flask) -> None:
+    """Another worker (another app on the same database, with a watch of its own) writes the move:
+    this worker hears of it from the database (SQLite's data version, PostgreSQL's NOTIFY)."""
+    seats, view, _ = two_people(table)
+    to_act = view["state"]["to_act"]
+    waiting = seats[1 - to_act]
+    waiting_etag = table.client.get(waiting.url, headers=waiting.headers).headers["ETag"]
+    mover = seats[to_act]
+    mine = mover.read()
+    body = {"number": mine["next_move"], **mine["state"]["legal_moves"][0]}
+    url = app.config["SQLALCHEMY_DATABASE_URI"]
+    other_worker = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url})
+
+    def play_soon() -> None:
+        time.sleep(0.5)
+        with other_worker.test_client() as other:
+            answer = other.post(mover.url + "/moves", json=body, headers=mover.headers)
+            assert answer.status_code == 200
+
+    thread = threading.Thread(target=play_soon)
+    thread.start()
+    try:
+        response, took = ask(waiting, waiting_etag, "wait=10")
+    finally:
+        thread.join()
+        with other_worker.app_context():
+            db.engine.dispose()
+    assert response.status_code == 200
+    assert response.headers["Preference-Applied"] == "wait=10"
+    assert 0.4 < took < 1.2, took
+    assert response.get_json()["next_move"] > mine["next_move"]
+
+
+def test_a_game_that_moved_before_its_wait_began_ends_it_at_once(
+    table: TableAccess, app: Flask
+) -> None:
+    """The move came between the page's read and its wait (nothing was listening for that game
+    yet): the watch reads a game's version as soon as someone waits on it."""
+    _, view, _ = two_people(table)
+    game_id = view["game"]["id"]
+    with app.app_context():
+        version = db.session.get_one(Game, game_id).version
+    began = time.monotonic()
+    assert versions.watch(app).wait(game_id, version - 1, timeout=5)
+    assert time.monotonic() - began < 1
+
+
 def test_a_wait_ends_with_304_when_nothing_moves(table: TableAccess) -> None:
     seats, _, etag = two_people(table)
     response, took = ask(seats[0], etag, "wait=1")
     assert response.status_code == 304
     assert response.headers["Preference-Applied"] == "wait=1"
     assert 0.9 < took < 3, took
+
+
+def test_while_nothing_changes_the_watch_reads_nothing(table: TableAccess, app: Flask) -> None:
+    """A wait costs the database one read of its game's version (it may have moved before the
+    wait began), then nothing until another connection commits."""
+    seats, _, etag = two_people(table)
+    watch = versions.watch(app)
+    before = watch.reads
+    response, took = ask(seats[0], etag, "wait=2")
+    assert response.status_code == 304 and took > 1.9
+    assert watch.reads - before <= 1
 
 
 def test_without_prefer_304_comes_at_once(table: TableAccess) -> None:

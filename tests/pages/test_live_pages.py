@@ -221,3 +221,30 @@ def test_a_tabletop_scoreboard_asks_every_few_seconds_without_waiting(
     assert all(prefer is None for _, prefer in asked)
     gaps = [later - earlier for (earlier, _), (later, _) in zip(asked, asked[1:], strict=False)]
     assert all(gap > 2.0 for gap in gaps), gaps
+
+
+def test_a_live_scoreboard_opened_offline_says_so_instead_of_waiting(
+    phone: Callable[..., Page], live_server: str
+) -> None:
+    """The service worker keeps a virtual game's scoreboard like any page; opened offline, the
+    page kept says the server cannot be reached, and none of its questions was kept."""
+    page = phone()
+    deal(page, live_server, ["Ann", "Bob"], table="Kept")
+    page.goto(live_server + "/")
+    page.get_by_role("link", name="Kept").click()
+    page.locator("a.row-link").first.click()
+    scoreboard = page.url
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.goto(scoreboard)  # this visit, under the worker, is the one kept
+    expect(page.locator("html[data-live=waiting]")).to_be_attached()
+    page.context.set_offline(True)
+    answer = page.reload()
+    assert answer is not None and answer.from_service_worker
+    expect(page.locator("html[data-live=unreachable]")).to_be_attached()
+    expect(page.locator(".live-offline")).to_contain_text("cannot be reached")
+    kept = page.evaluate(
+        "caches.keys().then((names) => Promise.all(names.map((name) => caches.open(name)"
+        ".then((cache) => cache.keys())))).then((lists) => lists.flat().map((r) => r.url))"
+    )
+    assert scoreboard in kept
+    assert kept.count(scoreboard) == 1, kept  # the page, never a question's answer as well

@@ -20,6 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 from scorekeeper.cli import cli
+from tests.proxies import needed
 
 ROOT = Path(__file__).resolve().parents[2]
 IN_CI = os.environ.get("CI") == "true"
@@ -132,7 +133,10 @@ def test_the_leaderboard_benchmark_prints_its_ratio_to_the_history_page() -> Non
 
 
 def test_the_live_benchmark_prints_a_row_per_mode_and_the_cost_per_phone() -> None:
-    stdout = printed("live.py", "--seconds", "2", "--backend", "sqlite")
+    """Its phones through Caddy, as the figures quoted are measured."""
+    needed("caddy")
+    stdout = printed("live.py", "--seconds", "2", "--backend", "sqlite", "--behind", "caddy")
+    assert "behind caddy" in stdout
     figure, mean_max = r" +([\d.]+|nan)", r" +[\d.]+ / \d+"
     for mode in ("polling", "live"):
         row = rf"^{mode} +30 +\d+({figure}){{3}} +[\d.]+%{figure} +[\d.]+{mean_max}{mean_max}$"

@@ -57,7 +57,9 @@ UNIT = ROOT / "deploy" / "scorekeeper.service"
 
 SERVER_LINE = re.compile(r"\S*/gunicorn\s.*'scorekeeper:create_app\(\)'")
 ANSWER_LINE = re.compile(r"^#\s*->\s*(\d{3})\b(.*)$")
-SHOWN_HEADER = re.compile(r"\b(ETag|Idempotent-Replayed|Location): (\"[^\"]*\"|[^\s\"]+)")
+SHOWN_HEADER = re.compile(
+    r"\b(ETag|Idempotent-Replayed|Location|Preference-Applied): (\"[^\"]*\"|[^\s\"]+)"
+)
 SHOWN_FIELD = re.compile(r'"(\w+)": ("[^"…]*"|-?\d+|null|true|false|\[[-\d, ]*\])')
 MARK = "@@mark "
 STATUS = "@@status "

@@ -1,0 +1,99 @@
+"""How a worker hears that another connection changed the database, without reading the games:
+the watch over the versions (:mod:`scorekeeper.storage.versions`) reads them only when it has.
+
+* **SQLite:** ``PRAGMA data_version`` on a connection of the watch's own. Its value changes each
+  time any other connection commits, from any process on the file. A look costs a few
+  microseconds, where reading the versions of the games waited on costs a query.
+* **PostgreSQL:** LISTEN on a connection of the watch's own. A transaction that changes a game
+  says so with NOTIFY (:func:`notify`), which PostgreSQL delivers when it commits and drops when it
+  rolls back: from any worker on any host, and nothing is read while nothing changes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from typing import Any, Protocol
+
+from sqlalchemy import Engine, text
+from sqlalchemy.orm import Session
+
+CHANNEL = "scorekeeper_games"
+"""PostgreSQL's channel for the ids of the games a transaction changed."""
+
+
+class Changes(Protocol):
+    """A connection of its own that says whether the database changed."""
+
+    def wait(self, seconds: float) -> bool:
+        """Return within ``seconds``: whether another connection committed a change since the
+        last call (or may have: a signal may be early, never late)."""
+
+    def close(self) -> None:
+        """Give the connection back."""
+
+
+class DataVersion:
+    """SQLite's ``PRAGMA data_version``, looked at every ``seconds`` of :meth:`wait`."""
+
+    def __init__(self, engine: Engine) -> None:
+        # The raw connection is in autocommit (storage/sqlite.py), so no look holds a snapshot.
+        self._connection: Any = engine.raw_connection()
+        self._last = self._version()
+
+    def _version(self) -> int:
+        cursor = self._connection.cursor()
+        try:
+            cursor.execute("PRAGMA data_version")
+            version: int = cursor.fetchone()[0]
+            return version
+        finally:
+            cursor.close()
+
+    def wait(self, seconds: float) -> bool:
+        time.sleep(seconds)
+        version = self._version()
+        changed, self._last = version != self._last, version
+        return changed
+
+    def close(self) -> None:
+        self._connection.close()
+
+
+class Notifications:
+    """PostgreSQL's LISTEN: :meth:`wait` returns at the first notification."""
+
+    def __init__(self, engine: Engine) -> None:
+        import psycopg  # the postgres extra's driver, only where PostgreSQL is used
+
+        url = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        self._connection = psycopg.connect(url, autocommit=True)
+        self._connection.execute(f"LISTEN {CHANNEL}")
+
+    def wait(self, seconds: float) -> bool:
+        heard = any(True for _ in self._connection.notifies(timeout=seconds, stop_after=1))
+        if heard:  # what came meanwhile is heard with it, not as a second change
+            for _ in self._connection.notifies(timeout=0.001):
+                pass
+        return heard
+
+    def close(self) -> None:
+        self._connection.close()
+
+
+def listen(engine: Engine) -> Changes:
+    """The way ``engine``'s database says it changed."""
+    if engine.dialect.name == "postgresql":
+        return Notifications(engine)
+    return DataVersion(engine)
+
+
+def notify(session: Session, game_ids: Iterable[int]) -> None:
+    """Tell the watches of every worker, at the commit of ``session``'s transaction, that it
+    changed these games (PostgreSQL; SQLite's data version needs nothing)."""
+    ids = sorted(set(game_ids))
+    if ids and session.get_bind().dialect.name == "postgresql":
+        payload = ",".join(map(str, ids))
+        session.connection().execute(
+            text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload}
+        )
