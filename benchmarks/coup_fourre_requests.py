@@ -17,7 +17,7 @@ each *hand-over* (a person's move that gives the turn to another person's phone)
 move to reach that phone, and each window nobody answers waits its length and then for its close
 to reach the phones. Before: pages polled every 2.5 s (1.25 s on average per hand-over, and as
 much again after a window's close) and the window was 5 s. After: the move's way to the other phone
-as ``benchmarks/live.py`` measures it (``--delivery``, its p50), and the 3 s window, which the
+as ``benchmarks/live.py`` measures it (``--delivery``, its p90), and the 3 s window, which the
 waiting pages close themselves.
 
     .venv/bin/python benchmarks/coup_fourre_requests.py [--games 3] [--hands 2]
@@ -204,7 +204,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3, help="games per setup")
     parser.add_argument("--hands", type=int, default=2, help="hands per game")
     parser.add_argument(
-        "--delivery", type=float, default=0.20, help="a move's way to the other phone, live (s)"
+        "--delivery", type=float, default=0.10, help="a move's way to the other phone, live (s)"
     )
     args = parser.parse_args()
     before = measure(args.games, args.hands, window=False)

@@ -11,8 +11,8 @@ the watch over the versions (:mod:`scorekeeper.storage.versions`) reads them onl
 
 from __future__ import annotations
 
+import os
 import select
-import time
 from collections.abc import Iterable
 from typing import Any, Protocol
 
@@ -26,20 +26,23 @@ CHANNEL = "scorekeeper_games"
 class Changes(Protocol):
     """A connection of its own that says whether the database changed."""
 
-    def wait(self, seconds: float) -> bool:
-        """Return within ``seconds``: whether another connection committed a change since the
-        last call (or may have: a signal may be early, never late)."""
+    def wait(self, bell: int) -> bool:
+        """Return when the database may have changed, or something is written to the file
+        descriptor ``bell`` (the watch has a new game to read): whether another connection
+        committed a change since the last call (or may have: a signal may be early, never
+        late). Whatever was written to ``bell`` is read."""
 
     def close(self) -> None:
         """Give the connection back."""
 
 
 class DataVersion:
-    """SQLite's ``PRAGMA data_version``, looked at every ``seconds`` of :meth:`wait`."""
+    """SQLite's ``PRAGMA data_version``, looked at every ``interval`` seconds."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, interval: float) -> None:
         # The raw connection is in autocommit (storage/sqlite.py), so no look holds a snapshot.
         self._connection: Any = engine.raw_connection()
+        self._interval = interval
         self._last = self._version()
 
     def _version(self) -> int:
@@ -51,8 +54,8 @@ class DataVersion:
         finally:
             cursor.close()
 
-    def wait(self, seconds: float) -> bool:
-        time.sleep(seconds)
+    def wait(self, bell: int) -> bool:
+        ready(bell, self._interval)
         version = self._version()
         changed, self._last = version != self._last, version
         return changed
@@ -65,8 +68,7 @@ class Notifications:
     """PostgreSQL's LISTEN: :meth:`wait` returns at the first notification.
 
     It waits on the connection's socket and reads what came with libpq's own calls: psycopg's
-    ``notifies()`` costs about a millisecond of CPU a call, which, called every ``seconds``,
-    would cost more than the reads it saves."""
+    ``notifies()`` costs about a millisecond of CPU a call."""
 
     def __init__(self, engine: Engine) -> None:
         import psycopg  # the postgres extra's driver, only where PostgreSQL is used
@@ -76,9 +78,8 @@ class Notifications:
         self._connection.execute(f"LISTEN {CHANNEL}")
         self._libpq = self._connection.pgconn
 
-    def wait(self, seconds: float) -> bool:
-        readable, _, _ = select.select([self._libpq.socket], [], [], seconds)
-        if readable:
+    def wait(self, bell: int) -> bool:
+        if ready(bell, QUIET, self._libpq.socket):
             self._libpq.consume_input()
         heard = False
         while self._libpq.notifies() is not None:
@@ -89,11 +90,30 @@ class Notifications:
         self._connection.close()
 
 
-def listen(engine: Engine) -> Changes:
-    """The way ``engine``'s database says it changed."""
+QUIET = 30.0
+"""The longest PostgreSQL's watch waits without a word (no notification, no bell), to look again."""
+
+
+def ready(bell: int, seconds: float, *sockets: int) -> bool:
+    """Wait up to ``seconds`` for the ``bell`` to ring or one of ``sockets`` to be readable:
+    whether a socket is (the bell rung is read, so that it rings again only when rung again)."""
+    readable, _, _ = select.select([bell, *sockets], [], [], seconds)
+    if bell in readable:
+        while True:
+            try:
+                if not os.read(bell, 512):
+                    break
+            except BlockingIOError:
+                break
+    return any(socket in readable for socket in sockets)
+
+
+def listen(engine: Engine, interval: float) -> Changes:
+    """The way ``engine``'s database says it changed (SQLite: looked at every ``interval``
+    seconds)."""
     if engine.dialect.name == "postgresql":
         return Notifications(engine)
-    return DataVersion(engine)
+    return DataVersion(engine, interval)
 
 
 def notify(session: Session, game_ids: Iterable[int]) -> None:

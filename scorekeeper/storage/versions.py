@@ -19,6 +19,7 @@ transaction.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from collections import Counter
@@ -52,6 +53,10 @@ class VersionWatch:
         self._thread: threading.Thread | None = None
         self._stopped = False
         self._unread = False  # a game waited on whose version the watch has not read yet
+        # The thread's bell (a pipe, made with the thread): rung when it has a new game to read,
+        # or must stop.
+        self._bell: int | None = None
+        self._ringer: int | None = None
         self.reads = 0  # queries made, for the benchmark
         self._engine: Engine | None = None
 
@@ -67,7 +72,8 @@ class VersionWatch:
         deadline = time.monotonic() + timeout
         with self._changed:
             if game_id not in self._waiting:
-                self._unread = True  # it may have moved before its waiter came: read it
+                self._unread = True  # it may have moved before its waiter came: read it now
+                self._ring()
             self._waiting[game_id] += 1
             self._start()
             self._changed.notify_all()  # the thread may be asleep with nobody to read for
@@ -100,30 +106,44 @@ class VersionWatch:
         with self._changed:
             self._stopped = True
             self._changed.notify_all()
+            self._ring()
+
+    def _ring(self) -> None:
+        if self._ringer is None:
+            return
+        try:
+            os.write(self._ringer, b".")
+        except BlockingIOError:  # rung already, and not yet heard
+            pass
 
     def _start(self) -> None:
+        if self._bell is None:
+            self._bell, self._ringer = os.pipe()
+            os.set_blocking(self._bell, False)
+            os.set_blocking(self._ringer, False)
         if self._thread is None or not self._thread.is_alive():
             self._thread = threading.Thread(target=self._run, name="version-watch", daemon=True)
             self._thread.start()
 
     def _run(self) -> None:
-        heard: changes.Changes | None = None
+        assert self._bell is not None  # made by _start
+        listening: changes.Changes | None = None
         try:
             while True:
                 with self._changed:
                     while not self._waiting and not self._stopped:
-                        if heard is not None:  # nobody waits: listen to nothing
-                            heard.close()
-                            heard = None
+                        if listening is not None:  # nobody waits: listen to nothing
+                            listening.close()
+                            listening = None
                         self._changed.wait()
                     if self._stopped:
                         return
                 try:
-                    if heard is None:
-                        heard = changes.listen(self._database())
+                    if listening is None:
+                        listening = changes.listen(self._database(), self.interval)
                         moved = True  # what changed before it listened
                     else:
-                        moved = heard.wait(self.interval)
+                        moved = listening.wait(self._bell)
                     with self._changed:
                         moved, self._unread = moved or self._unread, False
                         ids = list(self._waiting)
@@ -131,13 +151,13 @@ class VersionWatch:
                         self.seen(self._read(ids))
                 except Exception:  # the database away for a moment: listen and read again
                     log.warning("could not read the versions of the games waited on", exc_info=True)
-                    if heard is not None:
-                        heard.close()
-                        heard = None
+                    if listening is not None:
+                        listening.close()
+                        listening = None
                     time.sleep(1)
         finally:
-            if heard is not None:
-                heard.close()
+            if listening is not None:
+                listening.close()
 
     def _database(self) -> Engine:
         if self._engine is None:
