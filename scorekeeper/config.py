@@ -157,7 +157,7 @@ def defaults(instance_path: str) -> dict[str, Any]:
         # pages poll as before.
         "LIVE_WAIT": 25,
         "LIVE_WAITERS": 12,
-        "LIVE_INTERVAL": 0.1,
+        "LIVE_INTERVAL": 0.2,
         # The hands' JSON columns read back with orjson (jsonio.py): the bulk of a game's read.
         "SQLALCHEMY_ENGINE_OPTIONS": {"json_deserializer": stored_json},
     }

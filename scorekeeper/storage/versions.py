@@ -6,7 +6,7 @@ A phone that shows a game asks whether it changed, and may ask the server to wai
 reach it from any worker and any host that wrote the change, on SQLite and on PostgreSQL alike, so
 the watch asks the database itself. While anyone waits, one thread per worker listens for changes
 (:mod:`scorekeeper.storage.changes`: SQLite's data version, looked at every ``LIVE_INTERVAL``
-seconds, 0.1 by default; PostgreSQL's NOTIFY, heard at once) and, when another connection has
+seconds, 0.2 by default; PostgreSQL's NOTIFY, heard at once) and, when another connection has
 committed one, reads the versions of every game waited on in one query, waking the requests whose
 game moved past the version they showed. A commit in the same worker wakes them at once, without
 that read. Nobody waiting: the thread sleeps, listens to nothing and reads nothing.
