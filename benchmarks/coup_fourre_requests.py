@@ -204,7 +204,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3, help="games per setup")
     parser.add_argument("--hands", type=int, default=2, help="hands per game")
     parser.add_argument(
-        "--delivery", type=float, default=0.10, help="a move's way to the other phone, live (s)"
+        "--delivery", type=float, default=0.16, help="a move's way to the other phone, live (s)"
     )
     args = parser.parse_args()
     before = measure(args.games, args.hands, window=False)
