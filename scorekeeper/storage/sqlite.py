@@ -48,6 +48,19 @@ def begin_writing() -> Token[_Writer | None]:
     return _writer.set(_Writer())
 
 
+def lost_to_a_writer(error: BaseException) -> bool:
+    """Whether ``error`` is SQLite refusing a read's transaction the write it attempted, because
+    another connection wrote since it began (SQLITE_BUSY_SNAPSHOT, which no busy timeout waits
+    out). Only a transaction begun outside the writers' queue meets it: begun again inside it
+    (:func:`begin_writing`), it would not."""
+    original = getattr(error, "orig", None)
+    return (
+        _writer.get() is None
+        and type(original).__module__.startswith("sqlite3")
+        and "database is locked" in str(original)
+    )
+
+
 def end_writing(token: Token[_Writer | None]) -> None:
     """Undo :func:`begin_writing` (always, after the request's last transaction)."""
     _unlock()

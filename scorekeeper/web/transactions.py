@@ -9,7 +9,9 @@ leaves half a write, and a commit that fails (the database stopped at that momen
 inside the view's call, where the app's error handlers answer it (503, not a bare 500).
 
 A read may write too: a virtual game read after its coup-fourré window's time is up closes the
-window. What it wrote is committed the same way. The game cache learns what was committed from
+window. What it wrote is committed the same way. On SQLite, a read that tries to write after
+another request wrote (the phones woken together by a window's close) is refused by SQLite, and
+runs again, queued as a write. The game cache learns what was committed from
 the session itself (:mod:`scorekeeper.storage.game_cache`), so no caller commits for it.
 
 The commands own their transactions the same way, through
@@ -52,9 +54,18 @@ def in_transaction(view: Callable[..., Any]) -> Callable[..., Response]:
     def wrapped(*args: Any, **kwargs: Any) -> Response:
         try:
             response = make_response(view(*args, **kwargs))
-        except BaseException:
+        except BaseException as error:
             db.session.rollback()
-            raise
+            if not sqlite.lost_to_a_writer(error):
+                raise
+            # A read that wrote (a window's close) after another request wrote the same: read
+            # again, in the writers' queue this time, and find it written.
+            g.sqlite_writer = sqlite.begin_writing()
+            try:
+                response = make_response(view(*args, **kwargs))
+            except BaseException:
+                db.session.rollback()
+                raise
         if not has_writes(db.session()):
             if request.method in WRITES:
                 db.session.rollback()  # ends it now: SQLite's next writer need not wait

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from random import Random
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from scorekeeper.storage.models import Game
 from scorekeeper.web import live
 from tests.api.conftest import TableAccess
 from tests.api.test_virtual import SeatAccess, started
+from tests.api.test_virtual_window import SAFETY
 
 
 def ask(seat: SeatAccess, etag: str, prefer: str | None) -> tuple[Any, float]:
@@ -175,3 +177,41 @@ def test_the_waiters_stay_below_the_workers_threads(
 def test_a_server_that_does_not_say_its_threads_keeps_the_waiters(app: Flask) -> None:
     assert live.server_threads(lambda number, frame: None) is None
     assert live.within_threads(app, 12, None) == 12
+
+
+def test_every_seat_waiting_through_a_window_sees_it_close(
+    table: TableAccess, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both seats' pages wait through a coup-fourré window and wake together when it closes, and
+    each one's read would close it: one writes the close, and neither is refused (on SQLite the
+    other read meets a write it cannot join, and is read again in the writers' queue)."""
+    monkeypatch.setitem(app.config, "VIRTUAL_CHANCE_WINDOW", 1.0)
+    seats = two_people(table)[0]
+    rng = Random(3)
+    for _ in range(300):
+        state = seats[0].read()["state"]
+        if state["phase"] == "coup_fourre":
+            break
+        mover = seats[state["to_act"]]
+        mine = mover.read()
+        moves = mine["state"]["legal_moves"]
+        plays = [m for m in moves if m["move"] == "play" and m["card"] not in SAFETY.values()]
+        assert mover.move(mine["next_move"], rng.choice(plays or moves)).status_code == 200
+    else:
+        pytest.fail("no hazard opened a window")
+    answers: dict[int, Any] = {}
+
+    def wait(seat: SeatAccess) -> None:
+        etag = table.client.get(seat.url, headers=seat.headers).headers["ETag"]
+        with app.test_client() as phone:
+            headers = {**seat.headers, "If-None-Match": etag, "Prefer": "wait=10"}
+            answers[seat.seat] = phone.get(seat.url, headers=headers)
+
+    phones = [threading.Thread(target=wait, args=(seat,)) for seat in seats.values()]
+    for phone in phones:
+        phone.start()
+    for phone in phones:
+        phone.join()
+    assert {seat: answer.status_code for seat, answer in answers.items()} == {0: 200, 1: 200}
+    for answer in answers.values():
+        assert answer.get_json()["state"]["phase"] != "coup_fourre"
