@@ -17,8 +17,9 @@ if (polled) {
   const WAIT = 25; // seconds the server may hold a question
   const EVERY = 2500; // ms between questions to a server that does not wait
   // Only a game being played asks the server to wait (data-live: a virtual game's seat and its
-  // scoreboard); a tabletop scoreboard changes once a hand, and asking every 2.5 s does no harm.
-  const live = "live" in polled.dataset;
+  // scoreboard while the game is on, read again from each fresh copy); a tabletop scoreboard
+  // changes once a hand, and asking every 2.5 s does no harm.
+  const live = () => "live" in document.getElementById(polled.id).dataset;
   let etag = null;
   let asking = null; // the AbortController of the question in flight
   let timer = null;
@@ -47,11 +48,12 @@ if (polled) {
     asking = mine;
     const headers = {};
     if (etag) headers["If-None-Match"] = etag;
-    if (etag && wait && live) headers.Prefer = `wait=${WAIT}`;
+    const waiting = Boolean(etag && wait && live());
+    if (waiting) headers.Prefer = `wait=${WAIT}`;
     // A connection that died without a word (a phone asleep, a proxy gone) is given up.
     const giveUp = setTimeout(() => mine.abort(), (WAIT + 10) * 1000);
     let next = EVERY;
-    document.documentElement.dataset.live = etag && wait && live ? "waiting" : "asking";
+    document.documentElement.dataset.live = waiting ? "waiting" : "asking";
     fetch(polled.dataset.poll, { headers, credentials: "same-origin", cache: "no-store", signal: mine.signal })
       .then((response) => {
         failures = 0;
@@ -59,18 +61,22 @@ if (polled) {
         // A seat's link issued again: the old one is refused, and its page says so at once.
         if (response.status === 404 && polled.id === "play") location.reload();
         const waited = response.headers.has("Preference-Applied");
-        // A live page asks again at once (waiting this time); any other page after EVERY.
-        if (live && (waited || !(etag && wait) || response.status === 200)) next = 0;
+        // A live page asks again at once: after a wait, or to start waiting. A changed page that
+        // was not waited for (the game moved meanwhile) is asked about again after a second, so
+        // a page whose tag changes with every answer cannot loop; any other page after EVERY.
+        if (live() && (waited || !waiting)) next = 0;
+        else if (live() && response.status === 200) next = 1000;
         document.documentElement.dataset.live = next ? "polling" : "following";
         if (response.status !== 200) return null;
-        const first = etag === null;
-        etag = response.headers.get("ETag");
-        return first ? null : response.text();
-      })
-      .then((html) => {
-        if (!html) return;
-        const fresh = new DOMParser().parseFromString(html, "text/html").getElementById(polled.id);
-        if (fresh) document.getElementById(polled.id).replaceWith(fresh);
+        const tag = response.headers.get("ETag");
+        if (etag === null) { etag = tag; return null; } // the page as loaded: nothing to redraw
+        // The tag is kept only once the fresh copy is drawn: a body lost on the way (the network
+        // gone, the question given up) leaves the old tag, so the next answer brings the page.
+        return response.text().then((html) => {
+          const fresh = new DOMParser().parseFromString(html, "text/html").getElementById(polled.id);
+          if (fresh) document.getElementById(polled.id).replaceWith(fresh);
+          etag = tag;
+        });
       })
       .catch(() => {
         if (asking !== mine) return; // asked again meanwhile

@@ -26,6 +26,7 @@ from flask import Flask, Response, current_app, g, make_response, request
 
 from scorekeeper.storage import versions
 from scorekeeper.storage.extensions import db
+from scorekeeper.web.security import leave_session_cookie
 
 View = TypeVar("View", bound=Callable[..., Any])
 
@@ -72,6 +73,7 @@ def waits(view: View) -> View:
             budget.release()
         g.pop("live_game", None)
         response = make_response(view(*args, **kwargs))
+        leave_session_cookie()
         response.headers["Preference-Applied"] = f"wait={seconds}"
         response.headers["X-Accel-Buffering"] = "no"
         return response

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, has_request_context, request
-from flask.sessions import SecureCookieSessionInterface
+from flask import Flask, Response, g, has_request_context, request
+from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from flask_wtf import CSRFProtect
 from werkzeug.exceptions import Forbidden
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -76,6 +76,18 @@ class SessionInterface(SecureCookieSessionInterface):
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(super().get_cookie_secure(app)) or is_https()
+
+    def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
+        if g.get("session_cookie_left") and not session.modified:
+            return False
+        return bool(super().should_set_cookie(app, session))
+
+
+def leave_session_cookie() -> None:
+    """Send this answer without the session's cookie, unless the view changed the session. An
+    answer held back for a while (a long poll: :mod:`scorekeeper.web.live`) would otherwise send
+    the session as the request brought it, undoing what another tab of the phone saved since."""
+    g.session_cookie_left = True
 
 
 def refuse_cross_site_forms() -> None:

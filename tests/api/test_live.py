@@ -215,3 +215,20 @@ def test_every_seat_waiting_through_a_window_sees_it_close(
     assert {seat: answer.status_code for seat, answer in answers.items()} == {0: 200, 1: 200}
     for answer in answers.values():
         assert answer.get_json()["state"]["phase"] != "coup_fourre"
+
+
+def test_a_waited_answer_leaves_the_phones_session_as_it_is_now(
+    table: TableAccess, app: Flask
+) -> None:
+    """A seat's page waited on for a while sends back no session cookie: the one the question
+    came with may be older than what another tab of the phone saved meanwhile."""
+    seats, _, _ = two_people(table)
+    with app.test_client() as phone:
+        page = f"/play/{seats[0].token}"
+        first = phone.get(page)
+        assert first.status_code == 200 and "Set-Cookie" in first.headers
+        headers = {"If-None-Match": first.headers["ETag"], "Prefer": "wait=1"}
+        waited = phone.get(page, headers=headers)
+    assert waited.status_code == 304
+    assert waited.headers["Preference-Applied"] == "wait=1"
+    assert "Set-Cookie" not in waited.headers

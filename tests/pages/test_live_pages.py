@@ -248,3 +248,27 @@ def test_a_live_scoreboard_opened_offline_says_so_instead_of_waiting(
     )
     assert scoreboard in kept
     assert kept.count(scoreboard) == 1, kept  # the page, never a question's answer as well
+
+
+def test_a_game_that_ends_stops_waiting_on_its_pages(
+    phone: Callable[..., Page], live_server: str
+) -> None:
+    """A seat's page follows its game while it is played; once the game ends (here abandoned from
+    the scoreboard), the fresh copy says so and the page no longer holds a place on the server:
+    it asks every 2.5 s, without ``Prefer: wait``."""
+    dealer, seat, _ = two_seats(phone, live_server, "Ending")
+    following(seat)
+    asked: list[str | None] = []
+    seat.on("request", lambda request: asked.append(request.headers.get("prefer")))
+    scoreboard = re.sub(r"/virtual/(\d+)/links$", r"/games/\1", dealer.url)
+    dealer.goto(scoreboard)
+    dealer.get_by_role("link", name="Abandon the game").click()
+    dealer.get_by_role("button", name="Abandon").click()
+    expect(dealer.get_by_role("button", name="Rematch")).to_be_visible()
+    expect(seat.locator("#play:not([data-live])")).to_be_attached()
+    expect(seat.locator("html[data-live=polling]")).to_be_attached()
+    asked.clear()
+    seat.wait_for_timeout(3_000)
+    assert asked and all(prefer is None for prefer in asked), asked
+    dealer.goto(scoreboard)
+    expect(dealer.locator("#scoreboard:not([data-live])")).to_be_attached()
