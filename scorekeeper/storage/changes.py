@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import select
+import time
 from collections.abc import Iterable
 from typing import Any, Protocol
 
@@ -74,13 +75,22 @@ class Notifications:
         import psycopg  # the postgres extra's driver, only where PostgreSQL is used
 
         url = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
-        self._connection = psycopg.connect(url, autocommit=True)
+        # Keepalives: a connection cut without a word (a firewall's idle timeout) is noticed.
+        self._connection = psycopg.connect(
+            url, autocommit=True, connect_timeout=10, keepalives=1, keepalives_idle=60
+        )
         self._connection.execute(f"LISTEN {CHANNEL}")
         self._libpq = self._connection.pgconn
 
     def wait(self, bell: int) -> bool:
+        began = time.monotonic()
         if ready(bell, QUIET, self._libpq.socket):
             self._libpq.consume_input()
+        elif time.monotonic() - began >= QUIET:
+            # Quiet for long: ask the connection something, which fails on one that died
+            # (the watch then listens again). What it may have heard meanwhile is read anyway.
+            self._connection.execute("SELECT 1")
+            return True
         heard = False
         while self._libpq.notifies() is not None:
             heard = True

@@ -1,0 +1,97 @@
+"""How each worker's watch hears that another connection changed the database
+(:mod:`scorekeeper.storage.changes`): SQLite's data version, PostgreSQL's LISTEN/NOTIFY."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine, create_engine, text
+
+from scorekeeper.storage import changes
+
+
+@pytest.fixture
+def bell() -> Iterator[int]:
+    """The watch's bell: a pipe's reading end, nobody ringing it here."""
+    read, write = os.pipe()
+    os.set_blocking(read, False)
+    yield read
+    os.close(read)
+    os.close(write)
+
+
+def notify(engine: Engine, commit: bool) -> None:
+    with engine.connect() as connection:
+        connection.execute(text("SELECT pg_notify(:channel, '1')"), {"channel": changes.CHANNEL})
+        if commit:
+            connection.commit()
+        else:
+            connection.rollback()
+
+
+def test_sqlite_hears_another_connections_commit_and_nothing_else(
+    tmp_path: Path, bell: int
+) -> None:
+    engine = create_engine(f"sqlite:///{tmp_path / 'watched.sqlite3'}")
+    with engine.begin() as connection:
+        connection.execute(text("CREATE TABLE games (id INTEGER PRIMARY KEY, version INTEGER)"))
+    heard = changes.listen(engine, interval=0.05)
+    try:
+        assert heard.wait(bell) is False
+        with engine.begin() as connection:
+            connection.execute(text("INSERT INTO games VALUES (1, 1)"))
+        assert heard.wait(bell) is True
+        assert heard.wait(bell) is False  # told once
+    finally:
+        heard.close()
+        engine.dispose()
+
+
+@pytest.fixture
+def postgres_engine(postgres_server: str) -> Iterator[Engine]:
+    engine = create_engine(postgres_server)
+    yield engine
+    engine.dispose()
+
+
+def test_postgresql_hears_a_commit_at_once_and_never_a_rollback(
+    postgres_engine: Engine, bell: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(changes, "QUIET", 1.0)
+    heard = changes.listen(postgres_engine, interval=0.2)
+    try:
+        notify(postgres_engine, commit=False)
+        began = time.monotonic()
+        assert heard.wait(bell) is True  # quiet for a second: looked at, and said "maybe"
+        assert time.monotonic() - began >= 1.0
+        notify(postgres_engine, commit=True)
+        began = time.monotonic()
+        assert heard.wait(bell) is True
+        assert time.monotonic() - began < 0.5
+    finally:
+        heard.close()
+
+
+def test_postgresql_notices_a_listening_connection_that_died(
+    postgres_engine: Engine, bell: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cut without a word to the watch: its next look fails, and the watch listens again."""
+    monkeypatch.setattr(changes, "QUIET", 0.5)
+    heard = changes.listen(postgres_engine, interval=0.2)
+    try:
+        with postgres_engine.connect() as connection:
+            connection.execute(
+                text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()"
+                )
+            )
+        with pytest.raises(Exception, match="(?i)terminat|closed|connection"):
+            for _ in range(4):
+                heard.wait(bell)
+    finally:
+        heard.close()
