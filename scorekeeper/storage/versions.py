@@ -8,7 +8,7 @@ the watch asks the database itself. While anyone waits, one thread per worker li
 (:mod:`scorekeeper.storage.changes`: SQLite's data version, looked at every ``LIVE_INTERVAL``
 seconds, 0.2 by default; PostgreSQL's NOTIFY, heard at once) and, when another connection has
 committed one, reads the versions of every game waited on in one query, waking the requests whose
-game moved past the version they showed. A commit in the same worker wakes them at once, without
+game moved past the version they showed. A commit in the same worker wakes them at once, before
 that read. Nobody waiting: the thread sleeps, listens to nothing and reads nothing.
 
 The database's cost is one small indexed query per change committed elsewhere, per worker with

@@ -96,6 +96,7 @@ def init_app(app: Flask) -> None:
         earlier = signal.getsignal(signal.SIGTERM)
     if callable(earlier):  # a server's own handler (gunicorn's worker), not the default
         signal.signal(signal.SIGTERM, _stopping(app, earlier))
+        signal.siginterrupt(signal.SIGTERM, False)  # as gunicorn's worker sets it
         waiters = within_threads(app, waiters, server_threads(earlier))
     app.extensions["live_budget"] = threading.BoundedSemaphore(waiters)
 
