@@ -212,6 +212,10 @@ def _wake(session: Session) -> None:
         watch(current_app).seen(noted)
 
 
-@event.listens_for(Session, "after_soft_rollback")
-def _forget(session: Session, _previous: SessionTransaction) -> None:
-    session.info.pop(_CHANGED, None)
+@event.listens_for(Session, "after_transaction_end")
+def _forget(session: Session, transaction: SessionTransaction) -> None:
+    """The transaction is over (committed, its waiters woken; rolled back; or its session
+    closed): nothing noted outlives it. A savepoint's end keeps what was noted: a waiter woken
+    for a change rolled back reads the game again and finds it as it was."""
+    if transaction.parent is None:
+        session.info.pop(_CHANGED, None)
