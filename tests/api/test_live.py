@@ -189,7 +189,7 @@ def test_every_seat_waiting_through_a_window_sees_it_close(
     """Both seats' pages wait through a coup-fourré window and wake together when it closes, and
     each one's read would close it: one writes the close, and neither is refused (on SQLite the
     other read meets a write it cannot join, and is read again in the writers' queue)."""
-    monkeypatch.setitem(app.config, "VIRTUAL_CHANCE_WINDOW", 1.0)
+    monkeypatch.setitem(app.config, "VIRTUAL_CHANCE_WINDOW", 3.0)
     seats = two_people(table)[0]
     rng = Random(3)
     for _ in range(300):
@@ -204,11 +204,15 @@ def test_every_seat_waiting_through_a_window_sees_it_close(
     else:
         pytest.fail("no hazard opened a window")
     answers: dict[int, Any] = {}
+    etags = {}
+    for seat in seats.values():  # each page as it shows the open window
+        shown = table.client.get(seat.url, headers=seat.headers)
+        assert shown.get_json()["state"]["phase"] == "coup_fourre", "the 3 s went by already"
+        etags[seat.seat] = shown.headers["ETag"]
 
     def wait(seat: SeatAccess) -> None:
-        etag = table.client.get(seat.url, headers=seat.headers).headers["ETag"]
         with app.test_client() as phone:
-            headers = {**seat.headers, "If-None-Match": etag, "Prefer": "wait=10"}
+            headers = {**seat.headers, "If-None-Match": etags[seat.seat], "Prefer": "wait=10"}
             answers[seat.seat] = phone.get(seat.url, headers=headers)
 
     phones = [threading.Thread(target=wait, args=(seat,)) for seat in seats.values()]
