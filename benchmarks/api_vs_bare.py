@@ -32,16 +32,15 @@ import subprocess
 import sys
 import tempfile
 import uuid
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.databases import add_backend_option, each_database  # noqa: E402
 from benchmarks.load import exchange, server  # noqa: E402  (gunicorn, migrated first)
-from tests import postgres  # noqa: E402  (the throwaway cluster the tests use)
 
 SCRIPT = Path(__file__).with_name("api_vs_bare.lua")
 BARE_APP = "benchmarks.bare_app:create_app()"
@@ -275,21 +274,12 @@ def report(backend: str, comparisons: list[Comparison]) -> None:
         )
 
 
-@contextmanager
-def sqlite_url() -> Iterator[str]:
-    folder = Path(tempfile.mkdtemp(prefix="scorekeeper-vs-bare-"))
-    try:
-        yield f"sqlite:///{folder / 'bench.sqlite3'}"
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=8, help="each run of wrk (whole s)")
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds per request")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers per app")
-    parser.add_argument("--backend", choices=["sqlite", "postgresql"], action="append")
+    add_backend_option(parser)
     args = parser.parse_args()
     missing = wrk_missing()
     if missing:
@@ -300,21 +290,8 @@ def main() -> None:
         f"{args.rounds} alternating rounds of {args.seconds:.0f} s"
     )
     with tempfile.TemporaryDirectory(prefix="scorekeeper-vs-bare-") as scratch:
-        for backend in args.backend or ["sqlite", "postgresql"]:
-            if backend == "sqlite":
-                with sqlite_url() as url:
-                    comparisons = compare(
-                        url, args.seconds, args.rounds, args.workers, Path(scratch)
-                    )
-                report("SQLite (WAL, synchronous=FULL)", comparisons)
-                continue
-            reason = postgres.binaries_missing()
-            if reason:
-                print(f"\nPostgreSQL: skipped, {reason}")
-                continue
-            with postgres.cluster(fsync=True) as url:
-                comparisons = compare(url, args.seconds, args.rounds, args.workers, Path(scratch))
-            report("PostgreSQL 15 (fsync on)", comparisons)
+        for label, url in each_database(args.backend):
+            report(label, compare(url, args.seconds, args.rounds, args.workers, Path(scratch)))
 
 
 if __name__ == "__main__":

@@ -40,8 +40,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.databases import add_backend_option, each_database  # noqa: E402
 from benchmarks.load import PIDS, server  # noqa: E402
-from tests import postgres  # noqa: E402
 from tests.proxies import PROXY_STARTS, SITE, self_signed  # noqa: E402
 
 VIRTUAL_GAMES = 4
@@ -347,7 +347,7 @@ def main() -> None:
         action="store_true",
         help="people move 3 to 5 s after the last move in both modes (the same moves to compare)",
     )
-    parser.add_argument("--backend", choices=["sqlite", "postgresql"], action="append")
+    add_backend_option(parser)
     parser.add_argument(
         "--behind", choices=sorted(PROXY_STARTS), help="the phones reach gunicorn through it"
     )
@@ -357,18 +357,8 @@ def main() -> None:
         f"{len(TABLETOP_PHONES)} tabletop games, {sum(TABLETOP_PHONES)} phones; "
         f"{args.seconds:.0f} s each" + (f", behind {args.behind}" if args.behind else "")
     )
-    for backend in args.backend or ["sqlite", "postgresql"]:
-        if backend == "sqlite":
-            folder = Path(tempfile.mkdtemp(prefix="scorekeeper-live-"))
-            sqlite = f"sqlite:///{folder / 'live.sqlite3'}"
-            run(sqlite, "SQLite (WAL)", args.seconds, args.paced, args.behind)
-            continue
-        missing = postgres.binaries_missing()
-        if missing:
-            print(f"\nPostgreSQL: skipped, {missing}")
-            continue
-        with postgres.cluster(fsync=True) as url:
-            run(url, "PostgreSQL 15", args.seconds, args.paced, args.behind)
+    for label, url in each_database(args.backend):
+        run(url, label, args.seconds, args.paced, args.behind)
 
 
 if __name__ == "__main__":

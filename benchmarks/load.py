@@ -19,7 +19,6 @@ import socket
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import uuid
@@ -31,7 +30,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests import postgres  # noqa: E402  (the throwaway cluster the tests use)
+from benchmarks.databases import add_backend_option, each_database  # noqa: E402
 
 BIN = Path(sys.executable).parent
 HANDS = [
@@ -234,33 +233,16 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=15)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", type=int, default=4)
-    parser.add_argument("--backend", choices=["sqlite", "postgresql"], action="append")
+    add_backend_option(parser)
     args = parser.parse_args()
-    backends = args.backend or ["sqlite", "postgresql"]
     print(
         f"{platform.machine()}, {os.cpu_count()} cores, CPython {platform.python_version()}; "
         f"gunicorn {args.workers} workers × {args.threads} threads; {args.tables} tables "
         f"for {args.seconds:.0f} s each"
     )
-    for backend in backends:
-        if backend == "sqlite":
-            folder = Path(tempfile.mkdtemp(prefix="scorekeeper-bench-"))
-            with server(
-                f"sqlite:///{folder / 'bench.sqlite3'}", args.workers, args.threads
-            ) as port:
-                report(
-                    "SQLite (WAL, synchronous=FULL)",
-                    drive(port, args.tables, args.seconds),
-                    args.seconds,
-                )
-        else:
-            missing = postgres.binaries_missing()
-            if missing:
-                print(f"\nPostgreSQL: skipped, {missing}")
-                continue
-            with postgres.cluster(fsync=True) as url:
-                with server(url, args.workers, args.threads) as port:
-                    report("PostgreSQL 15", drive(port, args.tables, args.seconds), args.seconds)
+    for label, url in each_database(args.backend):
+        with server(url, args.workers, args.threads) as port:
+            report(label, drive(port, args.tables, args.seconds), args.seconds)
 
 
 if __name__ == "__main__":

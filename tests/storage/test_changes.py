@@ -58,40 +58,40 @@ def postgres_engine(postgres_server: str) -> Iterator[Engine]:
     engine.dispose()
 
 
+@pytest.fixture
+def listening(postgres_engine: Engine) -> Iterator[changes.Changes]:
+    """PostgreSQL's listener, as a watch opens it."""
+    heard = changes.listen(postgres_engine, interval=0.2)
+    yield heard
+    heard.close()
+
+
 def test_postgresql_hears_a_commit_at_once_and_never_a_rollback(
-    postgres_engine: Engine, bell: int, monkeypatch: pytest.MonkeyPatch
+    postgres_engine: Engine, listening: changes.Changes, bell: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(changes, "QUIET", 1.0)
-    heard = changes.listen(postgres_engine, interval=0.2)
-    try:
-        notify(postgres_engine, commit=False)
-        began = time.monotonic()
-        assert heard.wait(bell) is True  # quiet for a second: looked at, and said "maybe"
-        assert time.monotonic() - began >= 1.0
-        notify(postgres_engine, commit=True)
-        began = time.monotonic()
-        assert heard.wait(bell) is True
-        assert time.monotonic() - began < 0.5
-    finally:
-        heard.close()
+    notify(postgres_engine, commit=False)
+    began = time.monotonic()
+    assert listening.wait(bell) is True  # quiet for a second: looked at, and said "maybe"
+    assert time.monotonic() - began >= 1.0
+    notify(postgres_engine, commit=True)
+    began = time.monotonic()
+    assert listening.wait(bell) is True
+    assert time.monotonic() - began < 0.5
 
 
 def test_postgresql_notices_a_listening_connection_that_died(
-    postgres_engine: Engine, bell: int, monkeypatch: pytest.MonkeyPatch
+    postgres_engine: Engine, listening: changes.Changes, bell: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Cut without a word to the watch: its next look fails, and the watch listens again."""
     monkeypatch.setattr(changes, "QUIET", 0.5)
-    heard = changes.listen(postgres_engine, interval=0.2)
-    try:
-        with postgres_engine.connect() as connection:
-            connection.execute(
-                text(
-                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                    "WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()"
-                )
+    with postgres_engine.connect() as connection:
+        connection.execute(
+            text(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()"
             )
-        with pytest.raises(Exception, match="(?i)terminat|closed|connection"):
-            for _ in range(4):
-                heard.wait(bell)
-    finally:
-        heard.close()
+        )
+    with pytest.raises(Exception, match="(?i)terminat|closed|connection"):
+        for _ in range(4):
+            listening.wait(bell)
