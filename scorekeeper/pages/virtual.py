@@ -47,7 +47,7 @@ from scorekeeper.web import live
 from scorekeeper.web.i18n import gettext, language, say, use_language
 from scorekeeper.web.move_words import MoveWords
 from scorekeeper.web.transactions import start_over
-from scorekeeper.web.words import in_language, level_name
+from scorekeeper.web.words import in_language, level_name, strength_words
 
 bp = Blueprint("virtual", __name__)
 
@@ -85,6 +85,7 @@ def new_virtual_game(table_id: int) -> Any:
         rules=Rules.for_players(players),
         supported=SUPPORTED_PLAYERS,
         levels=LEVELS,
+        strength_words=strength_words,
         picks=seat_picks(request.form, table.players, players, DEFAULT_COMPUTER),
         errors=errors,
     ), 422 if errors else 200

@@ -16,15 +16,28 @@ from engine.sentences import N_
 from scorekeeper.storage.models import Seat
 
 
+@dataclass(frozen=True, slots=True)
+class Strength:
+    """How often a level wins, in percent of two-seat games to 5,000, against each of the two
+    reference programs: BSD ``mille``'s computer player (1982) and KevinAI, the winner of the
+    ``mille-ai`` contest. Copied from the measured table of docs/contributing/computer-players.md
+    (a test keeps them equal), so a person choosing a level is told what was measured, not
+    what was hoped."""
+
+    classic: float
+    contest: float
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Level:
-    """A level a computer seat may be given: its key, the computer player that plays it, and
-    its English name and description (marked for translation)."""
+    """A level a computer seat may be given: its key, the computer player that plays it, its
+    English name and description (marked for translation), and its measured strength."""
 
     key: str
     computer: str
     name: str
     description: str
+    strength: Strength
 
 
 LEVELS = (
@@ -33,12 +46,14 @@ LEVELS = (
         computer="random",
         name=N_("Novice"),
         description=N_("Plays any legal card, at random."),
+        strength=Strength(classic=0.0, contest=0.0),
     ),
     Level(
         key="beginner",
         computer="greedy",
         name=N_("Beginner"),
         description=N_("Plays the first useful card it sees."),
+        strength=Strength(classic=6.3, contest=9.3),
     ),
     Level(
         key="club",
@@ -47,6 +62,7 @@ LEVELS = (
         description=N_(
             "Counts the cards, attacks the leader and holds its safeties for coups-fourrés."
         ),
+        strength=Strength(classic=50.8, contest=54.9),
     ),
     Level(
         key="expert",
@@ -56,6 +72,7 @@ LEVELS = (
             "Club's judgement, and in the last part of each hand it looks ahead over the cards "
             "it cannot see."
         ),
+        strength=Strength(classic=53.8, contest=57.8),
     ),
 )
 """The levels, weakest first."""

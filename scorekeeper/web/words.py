@@ -18,7 +18,7 @@ from werkzeug.wrappers import Response
 from engine.sentences import N_
 from scorekeeper.documents.score_sheets import SideKind
 from scorekeeper.names import team_name
-from scorekeeper.services.levels import COMPUTER_NAME, level_named, seat_name
+from scorekeeper.services.levels import COMPUTER_NAME, Strength, level_named, seat_name
 from scorekeeper.web.i18n import gettext
 
 UNNAMED: dict[SideKind, str] = {
@@ -37,6 +37,26 @@ def level_name(computer: str) -> str:
     its technical name."""
     level = level_named(computer)
     return gettext(level.name) if level else computer
+
+
+# TRANSLATORS: a computer level's measured strength, in games won of 100 against two other
+# Mille Bornes programs: BSD's computer player (1982) and the winner of an AI contest.
+STRENGTH = N_(
+    "Wins about %(classic)s games in 100 against the 1982 BSD program, %(contest)s against the "
+    "winner of an AI contest."
+)
+# TRANSLATORS: a computer level's measured strength when it wins under 1 game in 200.
+NO_WINS = N_("Almost never wins against the 1982 BSD program or the winner of an AI contest.")
+
+
+def strength_words(strength: Strength) -> str:
+    """A level's measured strength as a player reads it: "Wins about 54 games in 100 against the
+    1982 BSD program, 58 against the winner of an AI contest", whole games of 100, since the
+    figures' intervals are some 3 points wide."""
+    classic, contest = round(strength.classic), round(strength.contest)
+    if not classic and not contest:
+        return gettext(NO_WINS)
+    return gettext(STRENGTH, classic=classic, contest=contest)
 
 
 def local_computer_name(seat: int, computer: str) -> str:

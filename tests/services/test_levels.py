@@ -3,6 +3,9 @@ name in the page's language wherever the pages name it, and in English to the AP
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -57,3 +60,61 @@ def test_the_scoreboard_and_the_tables_list_name_the_computer_in_the_pages_langu
     assert name in client.get(scoreboard, headers=headers).text
     table_page = client.get(scoreboard.split("/games/")[0], headers=headers).text
     assert f"Ann – {name}" in table_page
+
+
+def measured_shares() -> dict[tuple[str, str], float]:
+    """The first player's share of each two-seat pairing in the computer players' guide's table
+    of how strong they are ("strong vs classic" → 50.8)."""
+    guide = (Path(__file__).parents[2] / "docs/contributing/computer-players.md").read_text()
+    rows = re.findall(r"^\| (\w+) vs (\w+) \| [\d,]+ \| \**([\d.]+)%", guide, re.MULTILINE)
+    return {(first, second): float(share) for first, second, share in rows}
+
+
+def test_each_levels_strength_is_the_share_the_guide_measured() -> None:
+    shares = measured_shares()
+    for level in LEVELS:
+        assert level.strength.classic == shares[level.computer, "classic"], level.key
+        assert level.strength.contest == shares[level.computer, "contest"], level.key
+
+
+@pytest.mark.parametrize("guide", ["docs/table.md", "docs/fr/table.md"])
+def test_the_players_guides_round_the_same_strengths(guide: str) -> None:
+    text = (Path(__file__).parents[2] / guide).read_text()
+    rows = re.findall(r"^\| \*\*\w.*\| (\d+|[a-z ]+) / (\d+|[a-z ]+) \|$", text, re.MULTILINE)
+    assert len(rows) == len(LEVELS)
+    for level, (classic, contest) in zip(LEVELS, rows, strict=True):
+        said = [round(level.strength.classic), round(level.strength.contest)]
+        assert [int(n) if n.isdigit() else 0 for n in (classic, contest)] == said, level.key
+
+
+@pytest.mark.parametrize(
+    ("language", "expert", "novice"),
+    [
+        (
+            "en",
+            "Wins about 54 games in 100 against the 1982 BSD program, 58 against the winner of an "
+            "AI contest.",
+            "Almost never wins against the 1982 BSD program or the winner of an AI contest.",
+        ),
+        (
+            "fr",
+            "Gagne environ 54 parties sur 100 contre le programme BSD de 1982, 58 contre le "
+            "vainqueur d&#39;un concours d&#39;IA.",
+            "Ne gagne presque jamais contre le programme BSD de 1982 ni contre le vainqueur "
+            "d&#39;un concours d&#39;IA.",
+        ),
+    ],
+)
+def test_the_new_game_page_says_each_levels_measured_strength_in_the_pages_language(
+    sqlite_app: Flask, language: str, expert: str, novice: str
+) -> None:
+    client = sqlite_app.test_client()
+    table = create_table(client, "Levels")
+    client.set_cookie(f"table_{table.id}", table.token)
+    page = client.get(
+        f"/t/{table.id}/virtual/new?players=2", headers={"Accept-Language": language}
+    ).text
+    shown = re.findall(r'<dd class="strength">(.*?)</dd>', page)
+    assert len(shown) == len(LEVELS)
+    assert shown[0] == novice and shown[3] == expert
+    assert shown[1] != shown[2] != shown[3]
