@@ -50,16 +50,24 @@ class EvaluatedPlayer:
         keep: float = KEEP,
         candidates: int = 0,
         discards: bool = False,
+        safeties: bool = False,
+        residual: float = 0.0,
     ) -> None:
         """``candidates``: how many of the strong player's best moves are valued (0: all);
         ``discards``: only which card to discard is judged again, when the strong player
-        discards."""
+        discards; ``safeties``: every safety decision is the strong player's (it lays a safety
+        when the strong player would, and otherwise no move that plays or discards one is
+        valued); ``residual``: when above 0, the move with the best strong value plus
+        ``residual`` times its preference (strong's value units per log-odds) is played,
+        rather than the best preference."""
         self.rng = rng
         self.evaluation = evaluation or default_evaluation()
         self.deals = deals
         self.keep = keep
         self.candidates = candidates
         self.discards = discards
+        self.safeties = safeties
+        self.residual = residual
         self.heuristics = StrongPlayer(rng)
 
     def choose(self, view: SeatView) -> Move:
@@ -73,13 +81,19 @@ class EvaluatedPlayer:
             if not isinstance(valued[0][1], Discard):
                 return valued[0][1]
             valued = [item for item in valued if isinstance(item[1], Discard)]
+        if self.safeties:
+            if _safety(valued[0][1]):
+                return valued[0][1]
+            valued = [item for item in valued if not _safety(item[1])]
         if self.candidates:
             valued = valued[: self.candidates]
         deals = [view.sample(self.rng) for _ in range(self.deals)]
         best, best_chance = valued[0][1], float("-inf")
-        for number, (_, move) in enumerate(valued):
+        for number, (value, move) in enumerate(valued):
             chance = self.chance_after(view, move, deals)
-            if number == 0:
+            if self.residual > 0:
+                chance = value + self.residual * chance
+            elif number == 0:
                 chance += self.keep
             if chance > best_chance:
                 best, best_chance = move, chance
@@ -108,6 +122,11 @@ class EvaluatedPlayer:
         if state.over:
             return log_odds(self.evaluation.after_hand(state, side))
         return self.evaluation.preference(seat_view(state, seat))
+
+
+def _safety(move: Move) -> bool:
+    """Whether ``move`` plays or discards a safety."""
+    return isinstance(move, (Play, Discard)) and KIND[move.code] == SAFETY
 
 
 class EvaluatedSearch:
