@@ -147,13 +147,18 @@ class EvaluatedSearch:
         plies: int = 6,
         candidates: int = 3,
         evidence: float = 1.0,
+        residual: float = 0.0,
     ) -> None:
+        """``residual``: when above 0, the candidates are ranked by the strong player's value
+        plus ``residual`` times the preference (as :class:`EvaluatedPlayer` plays them), not by
+        the preference alone."""
         self.rng = rng
         self.deals = deals
         self.plies = plies
         self.candidates = candidates
         self.evidence = evidence
         self.club = EvaluatedPlayer(rng)
+        self.residual = residual
 
     def choose(self, view: SeatView) -> Move:
         moves = view.legal_moves
@@ -164,10 +169,17 @@ class EvaluatedSearch:
         if valued[0][0] >= SETTLED:
             return valued[0][1]
         deals = [view.sample(self.rng) for _ in range(club.deals)]
+        residual = self.residual
         ranked = sorted(
             (
-                (club.chance_after(view, move, deals), number, move)
-                for number, (_, move) in enumerate(valued)
+                (
+                    value + residual * club.chance_after(view, move, deals)
+                    if residual > 0
+                    else club.chance_after(view, move, deals),
+                    number,
+                    move,
+                )
+                for number, (value, move) in enumerate(valued)
             ),
             key=lambda item: (-item[0], item[1]),
         )
