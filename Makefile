@@ -8,10 +8,11 @@ PORT ?= 5000
 # The engine compiled by mypyc (setup.py decides what and how), built beside the source and never
 # installed: the editable install stays pure Python. The compiled test run and the benchmark put it
 # first on PYTHONPATH. Rebuilt only when an engine file (or setup.py, pyproject.toml) is newer.
+# The engine's data (evaluation.json, the learned evaluation's weights) is copied with it.
 # The reference players (reference/, no package of the wheel) are compiled into the same tree,
 # their own group beside the engine's, for the benchmarks and the compiled test run.
 COMPILED := build/compiled
-ENGINE_SOURCES := $(shell find engine reference -name '*.py')
+ENGINE_SOURCES := $(shell find engine reference -name '*.py' -o -name '*.json')
 # The tests that play the engine, run again on the compiled engine: the engine's own, the API's
 # (virtual games, scoring) and the command line's (simulate, with worker processes). Not the
 # doctests (pytest reads them from the .py files, so they cannot test the compiled modules) nor

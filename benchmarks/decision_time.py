@@ -21,10 +21,10 @@ from random import Random
 
 sys.path.append(str(Path(__file__).resolve().parent.parent))  # after PYTHONPATH's compiled engine
 
-from engine.players import make_player  # noqa: E402
 from engine.rules import Rules  # noqa: E402
 from engine.view import seat_view  # noqa: E402
 from engine.virtual_game import VirtualGame  # noqa: E402
+from reference import make_player  # noqa: E402
 
 
 def decision_times(kind: str, players: int, games: int) -> list[float]:
@@ -51,14 +51,17 @@ def decision_times(kind: str, players: int, games: int) -> list[float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=4)
-    parser.add_argument("--kinds", default="search,strong")
+    parser.add_argument(
+        "--kinds", default="search,strong", help="the app's players, or research ones (reference/)"
+    )
+    parser.add_argument("--seats", default="2,3,4,6", help="seat counts, comma-separated")
     arguments = parser.parse_args()
     engine = "compiled" if _compiled() else "pure"
     print(f"{platform.processor() or platform.machine()}, {engine} engine, CPU ms per decision")
     columns = ("mean", "p90", "p99", "max")
     print(f"{'player':<8} {'seats':>5} {'decisions':>9} " + " ".join(f"{c:>6}" for c in columns))
     for kind in arguments.kinds.split(","):
-        for players in (2, 3, 4, 6):
+        for players in (int(seats) for seats in arguments.seats.split(",")):
             times = sorted(decision_times(kind, players, arguments.games))
             count = len(times)
             figures = [

@@ -18,6 +18,7 @@ the benchmarks and the compiled test run (setup.py, ``COMPILE_REFERENCE=1``).
 from __future__ import annotations
 
 from random import Random
+from typing import Any
 
 from engine.players import ComputerPlayer
 from engine.players import make_player as make_engine_player
@@ -25,15 +26,32 @@ from engine.players import make_player as make_engine_player
 
 def make_player(name: str, rng: Random) -> ComputerPlayer:
     """A computer player by its registry name: the reference opponents ``classic`` and
-    ``contest``, or one of the engine's (:func:`engine.players.make_player`)."""
+    ``contest``, the candidate ``evaluated``, or one of the engine's
+    (:func:`engine.players.make_player`)."""
     from reference.classic import ClassicPlayer
     from reference.contest import ContestPlayer
+    from reference.evaluated import EvaluatedPlayer, EvaluatedSearch
 
     if name == ClassicPlayer.name:
         return ClassicPlayer(rng)
     if name == ContestPlayer.name:
         return ContestPlayer(rng)
+    if name.split(":")[0] == EvaluatedPlayer.name:
+        return EvaluatedPlayer(rng, **_options(name))
+    if name.split(":")[0] == EvaluatedSearch.name:
+        return EvaluatedSearch(rng, **_options(name))
     try:
         return make_engine_player(name, rng)
     except ValueError as error:
-        raise ValueError(f"{error}, and the references classic, contest") from None
+        raise ValueError(f"{error}, and the references classic, contest, evaluated") from None
+
+
+def _options(name: str) -> dict[str, Any]:
+    """A research player's settings from its name: ``evaluated:keep=0.02,candidates=3`` (numbers
+    as numbers, ``yes`` as true)."""
+    _, _, settings = name.partition(":")
+    options: dict[str, Any] = {}
+    for item in filter(None, settings.split(",")):
+        key, _, value = item.partition("=")
+        options[key] = True if value == "yes" else float(value) if "." in value else int(value)
+    return options
