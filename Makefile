@@ -8,7 +8,6 @@ PORT ?= 5000
 # The engine compiled by mypyc (setup.py decides what and how), built beside the source and never
 # installed: the editable install stays pure Python. The compiled test run and the benchmark put it
 # first on PYTHONPATH. Rebuilt only when an engine file (or setup.py, pyproject.toml) is newer.
-# The engine's data (evaluation.json, the learned evaluation's weights) is copied with it.
 # The reference players (reference/, no package of the wheel) are compiled into the same tree,
 # their own group beside the engine's, for the benchmarks and the compiled test run.
 COMPILED := build/compiled

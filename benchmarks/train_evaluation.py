@@ -1,4 +1,4 @@
-"""Fit the learned evaluation's weights (``engine/evaluation.json``) by self-play, with numpy.
+"""Fit the learned evaluation's weights (``reference/evaluation.json``) by self-play, with numpy.
 
     PYTHONPATH=build/compiled .venv/bin/python benchmarks/train_evaluation.py
 
@@ -7,7 +7,7 @@ games to 5,000, seats alternating) are played on seeds of their own (``--seed``,
 default: never the seed 2026 the figures are measured with, nor the tuning seeds of 5000, 7000,
 9200 and 9700, nor the 33000 the candidate players were compared on). At a share of the
 decisions (``--rate``) the position is recorded from both seats' views
-(:func:`engine.evaluation.features`: only what each seat can see); at another (``--branches``)
+(:func:`reference.evaluation.features`: only what each seat can see); at another (``--branches``)
 a random legal move is played off the game's path and the hand played out from it, and so is
 the move the player made, from the same seed (:func:`branch`).
 
@@ -51,13 +51,6 @@ import numpy as np  # noqa: E402
 
 sys.path.append(str(Path(__file__).resolve().parent.parent))  # after PYTHONPATH's compiled engine
 
-from engine.evaluation import (  # noqa: E402
-    FEATURES,
-    TOTALS_FEATURES,
-    Evaluation,
-    features,
-    totals_features,
-)
 from engine.moves import Move  # noqa: E402
 from engine.rules import Rules  # noqa: E402
 from engine.scoring import score_hand  # noqa: E402
@@ -65,6 +58,13 @@ from engine.state import HandState, Phase  # noqa: E402
 from engine.view import seat_view  # noqa: E402
 from engine.virtual_game import VirtualGame  # noqa: E402
 from reference import make_player  # noqa: E402
+from reference.evaluation import (  # noqa: E402
+    FEATURES,
+    TOTALS_FEATURES,
+    Evaluation,
+    features,
+    totals_features,
+)
 
 HERE = Path(__file__).resolve().parent.parent
 OPPONENTS = ("strong", "classic", "contest")
@@ -409,7 +409,7 @@ def main() -> None:
         action="store_false",
         help="fit the chance of winning only, not what tells moves apart (fit_advantage)",
     )
-    parser.add_argument("--out", type=Path, default=HERE / "engine" / "evaluation.json")
+    parser.add_argument("--out", type=Path, default=HERE / "reference" / "evaluation.json")
     options = parser.parse_args()
     start = time.process_time()
     weights, summary = train(

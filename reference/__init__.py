@@ -9,7 +9,10 @@ them from a source checkout.
   of BSD ``mille``'s computer player and of KevinAI, the ``mille-ai`` contest winner;
 - :mod:`reference.search`: the search player with its research levers (:class:`SearchVariant`),
   among them deals weighted by the rival's moves (:mod:`reference.inference`), hands valued by
-  the chance of winning the game, and the exact end of a two-seat hand (:mod:`reference.endgame`).
+  the chance of winning the game, and the exact end of a two-seat hand (:mod:`reference.endgame`);
+- :mod:`reference.evaluation`: a learned evaluation of a seat's position, whose weights
+  ``benchmarks/train_evaluation.py`` fits, and the candidates built on it
+  (:mod:`reference.evaluated`: ``evaluated`` for Club, ``evaluated_search`` for Expert).
 
 ``make compiled`` compiles this package with mypyc into ``build/compiled`` beside the engine, for
 the benchmarks and the compiled test run (setup.py, ``COMPILE_REFERENCE=1``).

@@ -1,7 +1,7 @@
 """A Club candidate: the strong player's moves judged again by the learned evaluation.
 
 For each legal move of a turn, the position it leads to is valued by
-:meth:`engine.evaluation.Evaluation.preference` (weights fitted to tell positions one move
+:meth:`reference.evaluation.Evaluation.preference` (weights fitted to tell positions one move
 apart, as the seat sees them, in log-odds); the best is played. What the seat cannot see is
 dealt again (:meth:`SeatView.sample`): a safety draws the seat a card, and a hazard meets a
 coup-fourré if the rival holds the safety, so those moves are valued over several deals; every
@@ -24,12 +24,12 @@ from random import Random
 from typing import ClassVar
 
 from engine.codes import HAZARD, KIND, SAFETY
-from engine.evaluation import Evaluation, default_evaluation, log_odds
 from engine.moves import Discard, Move, Play
 from engine.players.search import SETTLED
 from engine.players.strong import StrongPlayer
 from engine.state import HandState, Phase
 from engine.view import SeatView, seat_view
+from reference.evaluation import Evaluation, default_evaluation, log_odds
 
 DEALS = 6
 """Deals on which a move whose outcome hangs on hidden cards (a safety, a hazard) is valued."""

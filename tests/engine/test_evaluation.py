@@ -1,4 +1,4 @@
-"""The learned evaluation (engine/evaluation.py): plain arithmetic over the shipped weights, fed
+"""The learned evaluation (reference/evaluation.py): plain arithmetic over the shipped weights, fed
 only what the seat can see, and weights the training command reproduces from its seeds."""
 
 from __future__ import annotations
@@ -12,19 +12,19 @@ from random import Random
 
 import pytest
 
-from engine.evaluation import (
-    FEATURES,
-    TOTALS_FEATURES,
-    Evaluation,
-    default_evaluation,
-    features,
-)
 from engine.players.strong import StrongPlayer
 from engine.rules import Rules
 from engine.state import HandState, Phase
 from engine.view import seat_view
 from engine.virtual_game import VirtualGame
 from reference.evaluated import EvaluatedPlayer
+from reference.evaluation import (
+    FEATURES,
+    TOTALS_FEATURES,
+    Evaluation,
+    default_evaluation,
+    features,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -97,7 +97,7 @@ def test_the_totals_model_favours_the_side_ahead_and_settles_a_finished_game() -
 
 
 def test_weights_for_other_features_are_refused() -> None:
-    data = json.loads((ROOT / "engine" / "evaluation.json").read_text())
+    data = json.loads((ROOT / "reference" / "evaluation.json").read_text())
     Evaluation.from_dict(data)
     with pytest.raises(ValueError, match="other features"):
         Evaluation.from_dict({**data, "features": data["features"][::-1]})
@@ -106,15 +106,15 @@ def test_weights_for_other_features_are_refused() -> None:
 
 def test_the_evaluation_needs_no_numpy() -> None:
     code = (
-        "import sys, engine.evaluation as e; e.default_evaluation(); "
+        "import sys, reference.evaluation as e; e.default_evaluation(); "
         "assert 'numpy' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
 
 
 def test_the_training_command_reproduces_its_weights(tmp_path: Path) -> None:
-    """Two runs of a small training on the same seeds write the same file."""
-    pytest.importorskip("numpy")
+    """Two runs of a small training on the same seeds write the same file (numpy, a test extra,
+    fits them: never skipped for want of it)."""
     written = []
     for run in range(2):
         out = tmp_path / f"weights{run}.json"

@@ -15,6 +15,9 @@ in a rival's hidden cards have the same features.
 Two models share the file: one for a position inside a hand (``position``) and one for the
 game's totals between hands (``totals``), the chance of winning from the totals alone, which
 also values a position whose hand is over.
+
+Research code beside the candidates that use it (:mod:`reference.evaluated`): no player the app
+plays uses it, as none measured better than the engine's (docs/contributing/computer-players.md).
 """
 
 from __future__ import annotations
@@ -393,6 +396,6 @@ _LOADED: list[Evaluation] = []
 def default_evaluation() -> Evaluation:
     """The evaluation of the weights shipped in the engine (read once)."""
     if not _LOADED:
-        text = resources.files("engine").joinpath("evaluation.json").read_text()
+        text = resources.files("reference").joinpath("evaluation.json").read_text()
         _LOADED.append(Evaluation.from_dict(json.loads(text)))
     return _LOADED[0]
