@@ -3,7 +3,8 @@
 ``make run`` and ``make test`` build the compiled engine where a C compiler can, and name it in a
 ``.pth`` file of the virtual environment, whose line calls :func:`use_compiled` as Python starts.
 A build from older source would play by old rules, so it is used only while it matches the source
-beside it: after an edit to ``engine/`` the commands run the source until the next build. The app
+beside it: after an edit to ``engine/`` (or to the reference players of a source checkout, which
+the Makefile compiles into the same build) the commands run the source until the next build. The app
 puts that build first before it imports the engine (:func:`prefer_compiled`), so a server started
 from the top of the tree serves it too. ``scorekeeper run`` says at start-up which engine it serves
 with (:func:`describe`).
@@ -17,6 +18,8 @@ from pathlib import Path
 
 BUILD = Path("build", "compiled")
 """Where the Makefile builds the compiled engine, from the top of the source tree."""
+PACKAGES = ("engine", "reference")
+"""The packages the Makefile compiles there: the engine, and the reference players beside it."""
 
 chosen: str | None = None
 """The compiled engine's folder :func:`use_compiled` put on ``sys.path``, if it did."""
@@ -29,7 +32,7 @@ def use_compiled(folder: str) -> None:
     every ``sys.path`` entry; Python started from the top of the tree finds the source first.
     """
     global chosen
-    if not stale_modules(Path(folder, "engine")):
+    if not any(stale_modules(Path(folder, package)) for package in PACKAGES):
         sys.path.append(folder)
         chosen = folder
 
@@ -51,21 +54,25 @@ def describe() -> str:
     loaded = module.parent
     if module.name.endswith(tuple(EXTENSION_SUFFIXES)):
         return f"compiled by mypyc ({loaded})"
-    build = loaded.parent / BUILD / "engine"
-    if build.is_dir() and stale_modules(build):
+    build = loaded.parent / BUILD
+    if build.is_dir() and any(stale_modules(build / package) for package in PACKAGES):
         return f"pure Python ({loaded}): the compiled build is older than the source (make run)"
     return f"pure Python ({loaded})"
 
 
 def stale_modules(built: Path) -> list[str]:
-    """The engine modules whose source differs from the copy compiled in ``built`` (the Makefile
-    copies the source beside the extension modules), if the source tree is beside the build."""
-    source = built.parent.parent.parent / "engine"
+    """The modules and data files of a package whose source differs from the copy compiled in
+    ``built`` (the Makefile copies the source beside the extension modules), if the source tree
+    is beside the build."""
+    source = built.parent.parent.parent / built.name
     if not source.is_dir():
         return []
     return [
         str(path.relative_to(source.parent))
-        for path in sorted(source.rglob("*.py"))
-        if not (copy := built / path.relative_to(source)).exists()
-        or copy.read_bytes() != path.read_bytes()
+        for path in sorted(source.rglob("*"))
+        if path.suffix in (".py", ".json")
+        and (
+            not (copy := built / path.relative_to(source)).exists()
+            or copy.read_bytes() != path.read_bytes()
+        )
     ]

@@ -44,6 +44,24 @@ def test_a_build_older_than_the_source_is_left_out(
     assert engine_build.stale_modules(tree / engine_build.BUILD / "engine") == ["engine/rules.py"]
 
 
+def test_an_edit_to_a_reference_player_leaves_the_build_out(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reference players are compiled into the same build: an old copy of theirs would
+    measure a player that is no longer in the source, or miss a module or data file added since."""
+    shutil.copytree(ROOT / "reference", tree / "reference")
+    shutil.copytree(ROOT / "reference", tree / engine_build.BUILD / "reference")
+    monkeypatch.setattr(sys, "path", sys.path[:])
+    engine_build.use_compiled(str(tree / engine_build.BUILD))
+    assert sys.path[-1] == str(tree / engine_build.BUILD)
+    sys.path.pop()
+    (tree / engine_build.BUILD / "reference" / "evaluation.json").unlink()
+    engine_build.use_compiled(str(tree / engine_build.BUILD))
+    assert str(tree / engine_build.BUILD) not in sys.path
+    stale = engine_build.stale_modules(tree / engine_build.BUILD / "reference")
+    assert stale == ["reference/evaluation.json"]
+
+
 def test_a_module_missing_from_the_build_makes_it_stale(tree: Path) -> None:
     (tree / engine_build.BUILD / "engine" / "moves.py").unlink()
     assert engine_build.stale_modules(tree / engine_build.BUILD / "engine") == ["engine/moves.py"]
