@@ -50,11 +50,12 @@ def make_player(name: str, rng: Random) -> ComputerPlayer:
 
 
 def _options(name: str) -> dict[str, Any]:
-    """A research player's settings from its name: ``evaluated:keep=0.02,candidates=3`` (numbers
-    as numbers, ``yes`` as true)."""
+    """A research player's settings from its name: ``evaluated:keep=0.02;candidates=3`` (``;``
+    or ``,`` between them, ``;`` where a list of players is comma-separated; numbers as numbers,
+    ``yes`` as true)."""
     _, _, settings = name.partition(":")
     options: dict[str, Any] = {}
-    for item in filter(None, settings.split(",")):
+    for item in filter(None, settings.replace(";", ",").split(",")):
         key, _, value = item.partition("=")
         options[key] = True if value == "yes" else float(value) if "." in value else int(value)
     return options
