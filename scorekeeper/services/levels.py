@@ -9,6 +9,7 @@ and answers both. :data:`LEVELS` is the only list of them.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -26,6 +27,15 @@ class Strength:
 
     classic: float
     contest: float
+
+    def games_in_100(self) -> tuple[int, int]:
+        """The shares in whole games of 100, as a person rounds them (56.5 is 57): the intervals
+        are some 3 points wide, so a tenth would claim a precision nobody measured.
+
+        >>> Strength(classic=52.1, contest=56.5).games_in_100()
+        (52, 57)
+        """
+        return math.floor(self.classic + 0.5), math.floor(self.contest + 0.5)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -72,7 +82,7 @@ LEVELS = (
             "Club's judgement, and in the last part of each hand it looks ahead over the cards "
             "it cannot see."
         ),
-        strength=Strength(classic=53.8, contest=57.8),
+        strength=Strength(classic=52.1, contest=56.5),
     ),
 )
 """The levels, weakest first."""

@@ -50,10 +50,9 @@ NO_WINS = N_("Almost never wins against the 1982 BSD program or the winner of an
 
 
 def strength_words(strength: Strength) -> str:
-    """A level's measured strength as a player reads it: "Wins about 54 games in 100 against the
-    1982 BSD program, 58 against the winner of an AI contest", whole games of 100, since the
-    figures' intervals are some 3 points wide."""
-    classic, contest = round(strength.classic), round(strength.contest)
+    """A level's measured strength as a player reads it: "Wins about 52 games in 100 against the
+    1982 BSD program, 57 against the winner of an AI contest"."""
+    classic, contest = strength.games_in_100()
     if not classic and not contest:
         return gettext(NO_WINS)
     return gettext(STRENGTH, classic=classic, contest=contest)
