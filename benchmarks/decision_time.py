@@ -3,10 +3,12 @@ kind, over whole seeded games against the strong player (a phone player should n
 computer's answer: the goal is 50 ms a decision at most).
 
 Figures are CPU seconds of this process (``time.process_time``), so other work on a shared
-machine slows the run but not the figures much. Run it on the pure engine, or on the compiled
-one with ``PYTHONPATH=build/compiled`` after ``make compiled``:
+machine slows the run but not the figures much. Run it on the pure engine with the source tree
+first on ``PYTHONPATH`` (the virtual environment otherwise runs the compiled build while it
+matches the source), or on the compiled one with ``PYTHONPATH=build/compiled`` after ``make
+compiled``; the first line says which it ran:
 
-    .venv/bin/python benchmarks/decision_time.py [--games 4] [--kinds search,strong]
+    PYTHONPATH=. .venv/bin/python benchmarks/decision_time.py [--games 4] [--kinds search,strong]
 """
 
 from __future__ import annotations

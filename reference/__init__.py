@@ -20,6 +20,7 @@ the benchmarks and the compiled test run (setup.py, ``COMPILE_REFERENCE=1``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from random import Random
 from typing import Any
 
@@ -29,24 +30,31 @@ from engine.players import make_player as make_engine_player
 
 def make_player(name: str, rng: Random) -> ComputerPlayer:
     """A computer player by its registry name: the reference opponents ``classic`` and
-    ``contest``, the candidate ``evaluated``, or one of the engine's
-    (:func:`engine.players.make_player`)."""
+    ``contest``, a research candidate with its settings (``evaluated:residual=1000.0``), or one
+    of the engine's (:func:`engine.players.make_player`)."""
     from reference.classic import ClassicPlayer
     from reference.contest import ContestPlayer
-    from reference.evaluated import EvaluatedPlayer, EvaluatedSearch
+    from reference.evaluated import EvaluatedPlayer, EvaluatedSearch, ResidualSearch
 
     if name == ClassicPlayer.name:
         return ClassicPlayer(rng)
     if name == ContestPlayer.name:
         return ContestPlayer(rng)
-    if name.split(":")[0] == EvaluatedPlayer.name:
-        return EvaluatedPlayer(rng, **_options(name))
-    if name.split(":")[0] == EvaluatedSearch.name:
-        return EvaluatedSearch(rng, **_options(name))
+    candidates: dict[str, Callable[..., ComputerPlayer]] = {
+        EvaluatedPlayer.name: EvaluatedPlayer,
+        EvaluatedSearch.name: EvaluatedSearch,
+        ResidualSearch.name: ResidualSearch,
+    }
+    kind = name.partition(":")[0]
+    if kind in candidates:
+        return candidates[kind](rng, **_options(name))
     try:
         return make_engine_player(name, rng)
     except ValueError as error:
-        raise ValueError(f"{error}, and the references classic, contest, evaluated") from None
+        known = ", ".join(candidates)
+        raise ValueError(
+            f"{error}, the references classic, contest, the candidates {known}"
+        ) from None
 
 
 def _options(name: str) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from typing import ClassVar
 
 from engine.codes import HAZARD, KIND, SAFETY
 from engine.moves import Discard, Move, Play
-from engine.players.search import SETTLED
+from engine.players.search import CANDIDATES, LATE, SETTLED, SearchPlayer
 from engine.players.strong import StrongPlayer
 from engine.state import HandState, Phase
 from engine.view import SeatView, seat_view
@@ -98,6 +98,21 @@ class EvaluatedPlayer:
             if chance > best_chance:
                 best, best_chance = move, chance
         return best
+
+    def valued(self, view: SeatView) -> list[tuple[float, Move]]:
+        """The legal moves of a turn with the strong player's values plus ``residual`` times
+        their preference, best first; the strong player's own list where its choice is settled
+        (its values then stand as they are, so that :data:`SETTLED` keeps its meaning)."""
+        valued = self.heuristics.valued(view)
+        if valued[0][0] >= SETTLED or len(valued) == 1:
+            return valued
+        deals = [view.sample(self.rng) for _ in range(self.deals)]
+        corrected = [
+            (value + self.residual * self.chance_after(view, move, deals), number, move)
+            for number, (value, move) in enumerate(valued)
+        ]
+        corrected.sort(key=lambda item: (-item[0], item[1]))
+        return [(value, move) for value, _, move in corrected]
 
     def chance_after(self, view: SeatView, move: Move, deals: list[HandState]) -> float:
         """How much the seat likes the position after ``move`` (log-odds), over ``deals`` of
@@ -206,6 +221,29 @@ class EvaluatedSearch:
                 return
             seat = state.to_act
             state.apply_legal(player.choose(views[seat]), seat)
+
+
+class ResidualSearch:
+    """An Expert candidate: the shipped search (:class:`engine.players.search.SearchPlayer`,
+    its deals, candidates, late turns and playouts to the end of the hand by the strong player)
+    over the residual Club candidate's ranking (:meth:`EvaluatedPlayer.valued`): its first
+    choice is played unless the playouts clearly favour one of its next best."""
+
+    name: ClassVar[str] = "residual_search"
+
+    def __init__(self, rng: Random, residual: float = 1000.0) -> None:
+        self.rng = rng
+        self.club = EvaluatedPlayer(rng, residual=residual)
+        self.search = SearchPlayer(rng)
+
+    def choose(self, view: SeatView) -> Move:
+        moves = view.legal_moves
+        if len(moves) == 1 or view.phase is not Phase.PLAY:
+            return self.search.choose(view)
+        values = self.club.valued(view)
+        if values[0][0] >= SETTLED or view.draw_pile > LATE:
+            return values[0][1]
+        return self.search._search(view, [move for _, move in values[:CANDIDATES]])
 
 
 def clear_winner(outcomes: list[list[float]], evidence: float) -> int:

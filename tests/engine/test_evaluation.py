@@ -17,7 +17,7 @@ from engine.rules import Rules
 from engine.state import HandState, Phase
 from engine.view import seat_view
 from engine.virtual_game import VirtualGame
-from reference.evaluated import EvaluatedPlayer
+from reference import make_player
 from reference.evaluation import (
     FEATURES,
     TOTALS_FEATURES,
@@ -131,10 +131,21 @@ def test_the_training_command_reproduces_its_weights(tmp_path: Path) -> None:
     assert json.loads(written[0])["features"] == list(FEATURES)
 
 
-def test_the_candidate_plays_a_game_by_the_rules() -> None:
-    """Every move the evaluated player chooses passes the rules' own check."""
-    game = VirtualGame(Rules.for_players(2), seed=11)
-    players = [EvaluatedPlayer(Random(0)), StrongPlayer(Random(1))]
+@pytest.mark.parametrize(
+    "name", ["evaluated", "evaluated:residual=1000.0", "evaluated_search", "residual_search"]
+)
+@pytest.mark.parametrize("players", [2, 4])
+def test_each_candidate_plays_a_game_by_the_rules(name: str, players: int) -> None:
+    """Every move a candidate chooses passes the rules' own check (``VirtualGame.apply``), at 2
+    seats and at 4 (two teams), beside strong players."""
+    game = VirtualGame(Rules.for_players(players), seed=11)
+    seated = [
+        make_player(name, Random(seat)) if seat % 2 == 0 else StrongPlayer(Random(seat))
+        for seat in range(players)
+    ]
+    moves = 0
     while not game.over:
         seat = game.hand.to_act
-        game.apply(players[seat].choose(seat_view(game.hand, seat)), seat)
+        game.apply(seated[seat].choose(seat_view(game.hand, seat)), seat)
+        moves += 1
+    assert moves > 50 and max(game.sheet.totals) >= 5000
