@@ -18,14 +18,12 @@ beat ``strong`` (``benchmarks/match.py``).
 
 from __future__ import annotations
 
-import math
-import statistics
 from random import Random
 from typing import ClassVar
 
 from engine.codes import HAZARD, KIND, SAFETY
 from engine.moves import Discard, Move, Play
-from engine.players.search import CANDIDATES, LATE, SETTLED, SearchPlayer
+from engine.players.search import CANDIDATES, LATE, SETTLED, SearchPlayer, clear_winner
 from engine.players.strong import StrongPlayer
 from engine.state import HandState, Phase
 from engine.view import SeatView, seat_view
@@ -244,17 +242,3 @@ class ResidualSearch:
         if values[0][0] >= SETTLED or view.draw_pile > LATE:
             return values[0][1]
         return self.search._search(view, [move for _, move in values[:CANDIDATES]])
-
-
-def clear_winner(outcomes: list[list[float]], evidence: float) -> int:
-    """The candidate that beats the first on the same deals by the most, if by more than
-    ``evidence`` standard errors; else the first."""
-    best, best_gain = 0, 0.0
-    first = outcomes[0]
-    for number in range(1, len(outcomes)):
-        gains = [a - b for a, b in zip(outcomes[number], first, strict=True)]
-        mean = statistics.fmean(gains)
-        error = statistics.stdev(gains) / math.sqrt(len(gains))
-        if mean > evidence * error and mean > best_gain:
-            best, best_gain = number, mean
-    return best

@@ -101,15 +101,15 @@ def _play_out(state: HandState, rng: Random, side: int) -> None:
         state.apply_legal(players[seat].choose(views[seat]), seat)
 
 
-def clear_winner(outcomes: list[list[float]]) -> int:
+def clear_winner(outcomes: list[list[float]], evidence: float = EVIDENCE) -> int:
     """The candidate whose playouts beat the first one's (the heuristics' choice) by the most,
-    on the same deals, if by more than ``EVIDENCE`` standard errors; else the first."""
+    on the same deals, if by more than ``evidence`` standard errors; else the first."""
     best, best_gain = 0, 0.0
     first = outcomes[0]
     for number in range(1, len(outcomes)):
         gains = [a - b for a, b in zip(outcomes[number], first, strict=True)]
         mean = statistics.fmean(gains)
         error = statistics.stdev(gains) / math.sqrt(len(gains))
-        if mean > EVIDENCE * error and mean > best_gain:
+        if mean > evidence * error and mean > best_gain:
             best, best_gain = number, mean
     return best

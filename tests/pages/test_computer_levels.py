@@ -1,5 +1,6 @@
 """Computer seats chosen by level on the phone, in English and in French, in headless chromium at
-360×640: the levels offered weakest first with what each does, Club chosen unless another is,
+360×640: the levels offered weakest first with what each does and its measured strength (the
+Expert's figures as the computer players' guide measured them), Club chosen unless another is,
 and a game dealt with an Expert seats the search player under its level's name."""
 
 from __future__ import annotations
@@ -26,6 +27,10 @@ WORDS = {
         ],
         "levels": ["Novice", "Beginner", "Club", "Expert"],
         "novice_line": "Plays any legal card, at random.",
+        "novice_strength": "Almost never wins against the 1982 BSD program or the winner of an AI "
+        "contest.",
+        "expert_strength": "Wins about 52 games in 100 against the 1982 BSD program, 57 against "
+        "the winner of an AI contest.",
         "heading": "Computer levels",
         "deal": "Deal",
     },
@@ -39,6 +44,10 @@ WORDS = {
         ],
         "levels": ["Novice", "Débutant", "Club", "Expert"],
         "novice_line": "Joue au hasard une carte permise.",
+        "novice_strength": "Ne gagne presque jamais contre le programme BSD de 1982 ni contre le "
+        "vainqueur d'un concours d'IA.",
+        "expert_strength": "Gagne environ 52 parties sur 100 contre le programme BSD de 1982, 57 "
+        "contre le vainqueur d'un concours d'IA.",
         "heading": "Niveaux des ordinateurs",
         "deal": "Distribuer",
     },
@@ -76,8 +85,13 @@ def test_the_levels_are_offered_weakest_first_with_what_they_do(
     expect(page.locator("select[name=seat1] option:checked")).to_have_text(words["options"][2])
     levels = page.get_by_role("region", name=words["heading"])
     expect(levels.locator("dt")).to_have_text(words["levels"])
-    expect(levels.locator("dd")).to_have_count(4)
-    expect(levels.locator("dd").first).to_have_text(words["novice_line"])
+    lines = levels.locator("dd:not(.strength)")
+    expect(lines).to_have_count(4)
+    expect(lines.first).to_have_text(words["novice_line"])
+    strengths = levels.locator("dd.strength")
+    expect(strengths).to_have_count(4)
+    expect(strengths.first).to_have_text(words["novice_strength"])
+    expect(strengths.last).to_have_text(words["expert_strength"])
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 

@@ -85,36 +85,3 @@ def test_the_players_guides_round_the_same_strengths(guide: str) -> None:
     for level, (classic, contest) in zip(LEVELS, rows, strict=True):
         said = tuple(int(n) if n.isdigit() else 0 for n in (classic, contest))
         assert said == level.strength.games_in_100(), level.key
-
-
-@pytest.mark.parametrize(
-    ("language", "expert", "novice"),
-    [
-        (
-            "en",
-            "Wins about 52 games in 100 against the 1982 BSD program, 57 against the winner of an "
-            "AI contest.",
-            "Almost never wins against the 1982 BSD program or the winner of an AI contest.",
-        ),
-        (
-            "fr",
-            "Gagne environ 52 parties sur 100 contre le programme BSD de 1982, 57 contre le "
-            "vainqueur d&#39;un concours d&#39;IA.",
-            "Ne gagne presque jamais contre le programme BSD de 1982 ni contre le vainqueur "
-            "d&#39;un concours d&#39;IA.",
-        ),
-    ],
-)
-def test_the_new_game_page_says_each_levels_measured_strength_in_the_pages_language(
-    sqlite_app: Flask, language: str, expert: str, novice: str
-) -> None:
-    client = sqlite_app.test_client()
-    table = create_table(client, "Levels")
-    client.set_cookie(f"table_{table.id}", table.token)
-    page = client.get(
-        f"/t/{table.id}/virtual/new?players=2", headers={"Accept-Language": language}
-    ).text
-    shown = re.findall(r'<dd class="strength">(.*?)</dd>', page)
-    assert len(shown) == len(LEVELS)
-    assert shown[0] == novice and shown[3] == expert
-    assert shown[1] != shown[2] != shown[3]
