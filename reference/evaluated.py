@@ -85,32 +85,23 @@ class EvaluatedPlayer:
             valued = [item for item in valued if not _safety(item[1])]
         if self.candidates:
             valued = valued[: self.candidates]
+        return self.ranked(view, valued)[0]
+
+    def ranked(self, view: SeatView, valued: list[tuple[float, Move]]) -> list[Move]:
+        """The moves of ``valued`` (the strong player's, with its values, best first) ranked
+        by this candidate, best first: by their preference (the first given ``keep`` more), or
+        with ``residual``, by the strong value plus ``residual`` times the preference. Only the
+        order counts: the scores are on no scale that :data:`SETTLED` speaks of."""
         deals = [view.sample(self.rng) for _ in range(self.deals)]
-        best, best_chance = valued[0][1], float("-inf")
+        scored = []
         for number, (value, move) in enumerate(valued):
             chance = self.chance_after(view, move, deals)
             if self.residual > 0:
                 chance = value + self.residual * chance
             elif number == 0:
                 chance += self.keep
-            if chance > best_chance:
-                best, best_chance = move, chance
-        return best
-
-    def valued(self, view: SeatView) -> list[tuple[float, Move]]:
-        """The legal moves of a turn with the strong player's values plus ``residual`` times
-        their preference, best first; the strong player's own list where its choice is settled
-        (its values then stand as they are, so that :data:`SETTLED` keeps its meaning)."""
-        valued = self.heuristics.valued(view)
-        if valued[0][0] >= SETTLED or len(valued) == 1:
-            return valued
-        deals = [view.sample(self.rng) for _ in range(self.deals)]
-        corrected = [
-            (value + self.residual * self.chance_after(view, move, deals), number, move)
-            for number, (value, move) in enumerate(valued)
-        ]
-        corrected.sort(key=lambda item: (-item[0], item[1]))
-        return [(value, move) for value, _, move in corrected]
+            scored.append((-chance, number, move))
+        return [move for _, _, move in sorted(scored)]
 
     def chance_after(self, view: SeatView, move: Move, deals: list[HandState]) -> float:
         """How much the seat likes the position after ``move`` (log-odds), over ``deals`` of
@@ -124,9 +115,14 @@ class EvaluatedPlayer:
             total += self._value(state, view.seat)
         return total / len(used)
 
-    def _value(self, state: HandState, seat: int) -> float:
+    def _value(self, state: HandState, seat: int, *, winning: bool = False) -> float:
         """How much ``seat``'s side likes ``state`` (log-odds), once the questions the move
-        opened (a coup-fourré chance, the extension) are answered as the strong player would."""
+        opened (a coup-fourré chance, the extension) are answered as the strong player would.
+
+        A finished hand is valued by the chance of winning the game after it. A position inside
+        the hand is valued by the preference, whose level is meaningful only between positions
+        one move apart; or, ``winning``, by the chance of winning it (the scale of a finished
+        hand's value), to compare playouts that may end the hand or not."""
         heuristics = self.heuristics
         while not state.over and state.phase is not Phase.PLAY:
             asked = state.to_act
@@ -134,7 +130,8 @@ class EvaluatedPlayer:
         side = state.side_of(seat)
         if state.over:
             return log_odds(self.evaluation.after_hand(state, side))
-        return self.evaluation.preference(seat_view(state, seat))
+        view = seat_view(state, seat)
+        return self.evaluation.logit(view) if winning else self.evaluation.preference(view)
 
 
 def _safety(move: Move) -> bool:
@@ -162,16 +159,15 @@ class EvaluatedSearch:
         evidence: float = 1.0,
         residual: float = 0.0,
     ) -> None:
-        """``residual``: when above 0, the candidates are ranked by the strong player's value
-        plus ``residual`` times the preference (as :class:`EvaluatedPlayer` plays them), not by
-        the preference alone."""
+        """``residual``: the candidates ranked as :class:`EvaluatedPlayer` ranks them with that
+        setting (by the strong player's value plus ``residual`` times the preference), rather
+        than by the preference alone (0)."""
         self.rng = rng
         self.deals = deals
         self.plies = plies
         self.candidates = candidates
         self.evidence = evidence
-        self.club = EvaluatedPlayer(rng)
-        self.residual = residual
+        self.club = EvaluatedPlayer(rng, residual=residual)
 
     def choose(self, view: SeatView) -> Move:
         moves = view.legal_moves
@@ -181,22 +177,7 @@ class EvaluatedSearch:
         valued = club.heuristics.valued(view)
         if valued[0][0] >= SETTLED:
             return valued[0][1]
-        deals = [view.sample(self.rng) for _ in range(club.deals)]
-        residual = self.residual
-        ranked = sorted(
-            (
-                (
-                    value + residual * club.chance_after(view, move, deals)
-                    if residual > 0
-                    else club.chance_after(view, move, deals),
-                    number,
-                    move,
-                )
-                for number, (value, move) in enumerate(valued)
-            ),
-            key=lambda item: (-item[0], item[1]),
-        )
-        candidates = [move for _, _, move in ranked[: self.candidates]]
+        candidates = club.ranked(view, valued)[: self.candidates]
         if len(candidates) == 1:
             return candidates[0]
         outcomes: list[list[float]] = [[] for _ in candidates]
@@ -207,7 +188,7 @@ class EvaluatedSearch:
                 state = deal.copy()
                 state.apply_legal(move, view.seat)
                 self._play_on(state, Random(seed))
-                outcomes[number].append(club._value(state, view.seat))
+                outcomes[number].append(club._value(state, view.seat, winning=True))
         return candidates[clear_winner(outcomes, self.evidence)]
 
     def _play_on(self, state: HandState, rng: Random) -> None:
@@ -224,8 +205,9 @@ class EvaluatedSearch:
 class ResidualSearch:
     """An Expert candidate: the shipped search (:class:`engine.players.search.SearchPlayer`,
     its deals, candidates, late turns and playouts to the end of the hand by the strong player)
-    over the residual Club candidate's ranking (:meth:`EvaluatedPlayer.valued`): its first
-    choice is played unless the playouts clearly favour one of its next best."""
+    over the residual Club candidate's ranking (:meth:`EvaluatedPlayer.ranked`): its first
+    choice is played unless the playouts clearly favour one of its next best. Where the strong
+    player's choice is settled, it is played, as the search plays it."""
 
     name: ClassVar[str] = "residual_search"
 
@@ -233,12 +215,18 @@ class ResidualSearch:
         self.rng = rng
         self.club = EvaluatedPlayer(rng, residual=residual)
         self.search = SearchPlayer(rng)
+        self.searched = 0
+        """How many decisions went to the playouts (the tests check that some do)."""
 
     def choose(self, view: SeatView) -> Move:
         moves = view.legal_moves
         if len(moves) == 1 or view.phase is not Phase.PLAY:
             return self.search.choose(view)
-        values = self.club.valued(view)
-        if values[0][0] >= SETTLED or view.draw_pile > LATE:
-            return values[0][1]
-        return self.search._search(view, [move for _, move in values[:CANDIDATES]])
+        valued = self.club.heuristics.valued(view)
+        if valued[0][0] >= SETTLED:
+            return valued[0][1]
+        ranked = self.club.ranked(view, valued)
+        if view.draw_pile > LATE:
+            return ranked[0]
+        self.searched += 1
+        return self.search._search(view, ranked[:CANDIDATES])

@@ -12,12 +12,14 @@ from random import Random
 
 import pytest
 
+from engine.players import ComputerPlayer
 from engine.players.strong import StrongPlayer
 from engine.rules import Rules
 from engine.state import HandState, Phase
 from engine.view import seat_view
 from engine.virtual_game import VirtualGame
 from reference import make_player
+from reference.evaluated import ResidualSearch
 from reference.evaluation import (
     FEATURES,
     TOTALS_FEATURES,
@@ -149,3 +151,20 @@ def test_each_candidate_plays_a_game_by_the_rules(name: str, players: int) -> No
         game.apply(seated[seat].choose(seat_view(game.hand, seat)), seat)
         moves += 1
     assert moves > 50 and max(game.sheet.totals) >= 5000
+
+
+def test_the_residual_search_searches_the_late_turns() -> None:
+    """Its ranking's scores are on no scale of the strong player's: were they compared with
+    the strong player's settled value, almost no turn would reach the playouts. A late turn is
+    one with 30 cards or fewer left to draw, as the shipped search has it."""
+    game = VirtualGame(Rules.for_players(2), seed=12)
+    searcher = ResidualSearch(Random(0))
+    seated: list[ComputerPlayer] = [searcher, StrongPlayer(Random(1))]
+    late = 0
+    while not game.over:
+        seat = game.hand.to_act
+        view = seat_view(game.hand, seat)
+        if seat == 0 and view.phase is Phase.PLAY and len(view.legal_moves) > 1:
+            late += view.draw_pile <= 30
+        game.apply(seated[seat].choose(view), seat)
+    assert late >= 20 and searcher.searched >= late / 2
