@@ -12,7 +12,8 @@ them from a source checkout.
   the chance of winning the game, and the exact end of a two-seat hand (:mod:`reference.endgame`);
 - :mod:`reference.evaluation`: a learned evaluation of a seat's position, whose weights
   ``benchmarks/train_evaluation.py`` fits, and the candidates built on it
-  (:mod:`reference.evaluated`: ``evaluated`` for Club, ``evaluated_search`` for Expert).
+  (:mod:`reference.evaluated`: ``evaluated`` for Club, ``evaluated_search`` and
+  ``residual_search`` for Expert).
 
 ``make compiled`` compiles this package with mypyc into ``build/compiled`` beside the engine, for
 the benchmarks and the compiled test run (setup.py, ``COMPILE_REFERENCE=1``).
@@ -53,7 +54,7 @@ def make_player(name: str, rng: Random) -> ComputerPlayer:
     except ValueError as error:
         known = ", ".join(candidates)
         raise ValueError(
-            f"{error}, the references classic, contest, the candidates {known}"
+            f"{error}, the references classic and contest, and the candidates {known}"
         ) from None
 
 
@@ -65,5 +66,10 @@ def _options(name: str) -> dict[str, Any]:
     options: dict[str, Any] = {}
     for item in filter(None, settings.replace(";", ",").split(",")):
         key, _, value = item.partition("=")
-        options[key] = True if value == "yes" else float(value) if "." in value else int(value)
+        try:
+            options[key] = True if value == "yes" else float(value) if "." in value else int(value)
+        except ValueError:
+            raise ValueError(
+                f"{name}: the setting {item!r} is not key=number (1000.0 or 3) or key=yes"
+            ) from None
     return options

@@ -394,7 +394,7 @@ _LOADED: list[Evaluation] = []
 
 
 def default_evaluation() -> Evaluation:
-    """The evaluation of the weights shipped in the engine (read once)."""
+    """The evaluation of the weights in ``reference/evaluation.json`` (read once)."""
     if not _LOADED:
         text = resources.files("reference").joinpath("evaluation.json").read_text()
         _LOADED.append(Evaluation.from_dict(json.loads(text)))

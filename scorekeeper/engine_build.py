@@ -67,12 +67,10 @@ def stale_modules(built: Path) -> list[str]:
     source = built.parent.parent.parent / built.name
     if not source.is_dir():
         return []
+    files = sorted([*source.rglob("*.py"), *source.rglob("*.json")])
     return [
         str(path.relative_to(source.parent))
-        for path in sorted(source.rglob("*"))
-        if path.suffix in (".py", ".json")
-        and (
-            not (copy := built / path.relative_to(source)).exists()
-            or copy.read_bytes() != path.read_bytes()
-        )
+        for path in files
+        if not (copy := built / path.relative_to(source)).exists()
+        or copy.read_bytes() != path.read_bytes()
     ]

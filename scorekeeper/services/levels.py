@@ -30,7 +30,7 @@ class Strength:
 
     def games_in_100(self) -> tuple[int, int]:
         """The shares in whole games of 100, as a person rounds them (56.5 is 57): the intervals
-        are some 3 points wide, so a tenth would claim a precision nobody measured.
+        are 3 to 6 points wide, so a tenth would claim a precision nobody measured.
 
         >>> Strength(classic=52.1, contest=56.5).games_in_100()
         (52, 57)

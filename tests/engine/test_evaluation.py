@@ -1,4 +1,4 @@
-"""The learned evaluation (reference/evaluation.py): plain arithmetic over the shipped weights, fed
+"""The learned evaluation (reference/evaluation.py): plain arithmetic over its weights file, fed
 only what the seat can see, and weights the training command reproduces from its seeds."""
 
 from __future__ import annotations

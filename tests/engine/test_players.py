@@ -143,8 +143,17 @@ def test_unseen_cards_are_the_deck_less_everything_face_up_and_the_own_hand() ->
 def test_unknown_players_are_refused() -> None:
     with pytest.raises(ValueError, match="no computer player"):
         make_player("oracle", Random(0))
-    with pytest.raises(ValueError, match="no computer player .* the references classic, contest"):
+    with pytest.raises(
+        ValueError, match="no computer player .* the references classic and contest, and the "
+    ):
         make_reference_player("oracle", Random(0))
+
+
+def test_a_research_candidate_takes_its_settings_from_its_name() -> None:
+    player = make_reference_player("evaluated:residual=1000.0;candidates=3,safeties=yes", Random(0))
+    assert (player.residual, player.candidates, player.safeties) == (1000.0, 3, True)  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="'safeties=no' is not key=number"):
+        make_reference_player("evaluated:safeties=no", Random(0))
 
 
 @pytest.mark.parametrize("name", ["classic", "contest"])

@@ -44,10 +44,10 @@ WORDS = {
         ],
         "levels": ["Novice", "Débutant", "Club", "Expert"],
         "novice_line": "Joue au hasard une carte permise.",
-        "novice_strength": "Ne gagne presque jamais contre le programme BSD de 1982 ni contre le "
-        "vainqueur d'un concours d'IA.",
-        "expert_strength": "Gagne environ 52 parties sur 100 contre le programme BSD de 1982, 57 "
-        "contre le vainqueur d'un concours d'IA.",
+        "novice_strength": "Ne gagne presque jamais, ni contre le programme BSD de 1982 ni contre "
+        "le vainqueur d'un concours d'IA.",
+        "expert_strength": "Gagne environ 52 parties sur 100 contre le programme BSD de 1982, et "
+        "57 contre le vainqueur d'un concours d'IA.",
         "heading": "Niveaux des ordinateurs",
         "deal": "Distribuer",
     },

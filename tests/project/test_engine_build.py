@@ -55,11 +55,13 @@ def test_an_edit_to_a_reference_player_leaves_the_build_out(
     engine_build.use_compiled(str(tree / engine_build.BUILD))
     assert sys.path[-1] == str(tree / engine_build.BUILD)
     sys.path.pop()
+    edited = tree / "reference" / "evaluated.py"
+    edited.write_text(edited.read_text() + "\n# an edit not yet built\n")
     (tree / engine_build.BUILD / "reference" / "evaluation.json").unlink()
     engine_build.use_compiled(str(tree / engine_build.BUILD))
     assert str(tree / engine_build.BUILD) not in sys.path
     stale = engine_build.stale_modules(tree / engine_build.BUILD / "reference")
-    assert stale == ["reference/evaluation.json"]
+    assert stale == ["reference/evaluated.py", "reference/evaluation.json"]
 
 
 def test_a_module_missing_from_the_build_makes_it_stale(tree: Path) -> None:
