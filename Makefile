@@ -6,17 +6,26 @@ HOST ?= 127.0.0.1
 PORT ?= 5000
 
 # The engine compiled by mypyc (setup.py decides what and how), built beside the source and never
-# installed: the editable install stays pure Python. The compiled test run and the benchmark put it
-# first on PYTHONPATH. Rebuilt only when an engine file (or setup.py, pyproject.toml) is newer.
-# The reference players (reference/, no package of the wheel) are compiled into the same tree,
-# their own group beside the engine's, for the benchmarks and the compiled test run.
+# installed: the editable install stays pure Python. A .pth file puts it before the source for the
+# virtual environment's commands (`make engine`); the test runs and the benchmarks put it first on
+# PYTHONPATH. Built again only when an engine file (or setup.py, pyproject.toml) is newer; the
+# compiler's own words go to $(COMPILE_LOG), the console gets one line a step.
+# `make run`, `make install` and `make test` build the engine alone. `make compiled` (for `make
+# bench` and the strength benchmarks) builds the reference players (reference/, research code the
+# app never plays) beside it, their own group of extension modules in the same tree.
 COMPILED := build/compiled
-ENGINE_SOURCES := $(shell find engine reference -name '*.py' -o -name '*.json')
-# The tests that play the engine, run again on the compiled engine: the engine's own, the API's
-# (virtual games, scoring) and the command line's (simulate, with worker processes). Not the
-# doctests (pytest reads them from the .py files, so they cannot test the compiled modules) nor
-# the pages: a browser drives the same API the API tests cover, so they would only add minutes.
-COMPILED_TESTS ?= tests/engine tests/api tests/commands/test_cli.py tests/project/test_engine_build.py
+COMPILE_LOG := build/compile.log
+ENGINE_SOURCES := $(shell find engine -name '*.py' -o -name '*.json')
+REFERENCE_SOURCES := $(shell find reference -name '*.py' -o -name '*.json')
+# The tests that can tell the compiled engine from the pure one, run on both (docs/contributing
+# says why these): the engine's own, the virtual games and the scoring over the API (the app's
+# calls into the engine), the command line's simulate (worker processes) and the engine build.
+# Every other test runs once, on the engine `make run` serves: compiled where this machine can
+# build it. The doctests run in the pure run (pytest reads them from the .py files).
+ENGINE_TESTS ?= tests/engine tests/api/test_virtual.py tests/api/test_virtual_cache.py \
+	tests/api/test_virtual_hint.py tests/api/test_virtual_levels.py \
+	tests/api/test_virtual_window.py tests/api/test_scoring_api.py tests/commands/test_cli.py \
+	tests/project/test_engine_build.py
 # Both test runs: PYTEST_WORKERS pytest-xdist workers (0: serially, in one process), each given an
 # even, contiguous share of the tests at first (a module's module-scoped fixture is set up once or
 # twice, not on every worker), a worker done early taking half of a busy one's tests; in a random
@@ -31,6 +40,13 @@ PYTEST_RUN = -n $(PYTEST_WORKERS) --dist worksteal --durations=15 \
 # Bytecode is written for the test runs even where the environment says not to: each worker, and
 # each server or command a test starts, then loads the app and the tests compiled once.
 PYTEST_ENV = PYTHONDONTWRITEBYTECODE=
+# The compiled engine first on sys.path for a test run: PYTHONSAFEPATH=1 (`-P`, but for the xdist
+# workers and the commands the tests start too) and `--import-mode=append` keep the source tree
+# (the current folder, pytest's rootdir) behind it; ENGINE_EXPECT_COMPILED=1 makes
+# tests/conftest.py fail the run unless every engine module meant to be compiled was imported from
+# its extension module. `-p no:doctest` with pyproject.toml's addopts less --doctest-modules.
+ON_COMPILED = ENGINE_EXPECT_COMPILED=1 PYTHONPATH=$(COMPILED) PYTHONSAFEPATH=1
+COMPILED_PYTEST = --import-mode=append -p no:doctest -o addopts=--strict-markers
 
 .PHONY: install run test test-compiled compiled engine lint typecheck bench docs pictures clean
 
@@ -75,35 +91,34 @@ test: $(VENV)/.installed-test engine
 	$(BIN)/lint-imports  # the layers and the engine's independence (pyproject.toml)
 	$(BIN)/mypy
 	@$(MAKE) --no-print-directory docs
-	$(PYTEST_ENV) $(BIN)/python -m pytest $(PYTEST_RUN) $(PYTEST_ARGS)
-	@$(MAKE) --no-print-directory test-compiled
-
-# Without a C compiler the compiled run is skipped, saying why; under CI=true it fails instead.
-# PYTHONSAFEPATH=1 (`-P`, but for the xdist workers too) and `--import-mode=append` keep the source
-# tree (the current folder, pytest's rootdir) behind the compiled engine on sys.path;
-# ENGINE_EXPECT_COMPILED=1 makes tests/conftest.py fail the run unless every engine module meant
-# to be compiled was imported from its extension module.
-# `-p no:doctest` with pyproject.toml's addopts less --doctest-modules: no doctests here.
-test-compiled: $(VENV)/.installed-test
 	@if reason="$$($(BIN)/python setup.py why_not_compiled)" || [ "$$CI" = true ]; then \
-		$(MAKE) --no-print-directory $(COMPILED)/.built && \
-		echo "Again on the compiled engine ($(COMPILED)): $(COMPILED_TESTS)" && \
-		$(PYTEST_ENV) ENGINE_EXPECT_COMPILED=1 PYTHONPATH=$(COMPILED) PYTHONSAFEPATH=1 \
-			$(BIN)/python -m pytest \
-			--import-mode=append -p no:doctest -o addopts=--strict-markers $(PYTEST_RUN) \
-			$(COMPILED_TESTS); \
+		$(MAKE) --no-print-directory test-compiled test-pure; \
 	else \
-		echo "Skipped the tests on the compiled engine: $$reason."; \
+		echo "The whole suite on the pure engine (no compiled engine: $$reason)."; \
+		$(PYTEST_ENV) $(BIN)/python -m pytest $(PYTEST_RUN) $(PYTEST_ARGS); \
 	fi
+
+# The whole suite on the compiled engine, the one `make run` serves (without a C compiler this
+# fails, saying why: `make test` then runs the whole suite on the pure engine instead).
+test-compiled: $(VENV)/.installed-test $(COMPILED)/.engine
+	@echo "The whole suite on the compiled engine ($(COMPILED)):"
+	$(PYTEST_ENV) $(ON_COMPILED) $(BIN)/python -m pytest $(COMPILED_PYTEST) $(PYTEST_RUN) \
+		$(PYTEST_ARGS) tests
+
+# The tests that can tell the two engines apart, and the doctests, on the pure engine (the source).
+test-pure: $(VENV)/.installed-test
+	@echo "Again on the pure engine: $(ENGINE_TESTS), and the doctests:"
+	$(PYTEST_ENV) $(BIN)/python -m pytest $(PYTEST_RUN) $(PYTEST_ARGS) $(ENGINE_TESTS) \
+		engine scorekeeper
 
 # The engine the virtual environment's commands import (scorekeeper run and simulate, gunicorn):
 # compiled when this machine can build it, put before the source by a .pth file in site-packages
 # while it matches the source (scorekeeper/engine_build.py; Python started from the top of the
-# tree still finds the source first: the pure test run); otherwise the source, saying why.
+# tree still finds the source first); otherwise the source, saying why.
 ENGINE_PTH = "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/compiled-engine.pth"
 engine: $(VENV)/.installed-compiler
 	@if reason="$$($(BIN)/python setup.py why_not_compiled)"; then \
-		$(MAKE) --no-print-directory $(COMPILED)/.built && \
+		$(MAKE) --no-print-directory $(COMPILED)/.engine && \
 		echo "import scorekeeper.engine_build as build; build.use_compiled('$(CURDIR)/$(COMPILED)')" \
 			> $(ENGINE_PTH) && \
 		echo "Engine: compiled ($(COMPILED))."; \
@@ -112,24 +127,40 @@ engine: $(VENV)/.installed-compiler
 		echo "Engine: pure Python (no compiled engine: $$reason)."; \
 	fi
 
-# The compiled engine if this machine can build it; else why not.
+# The compiled engine and the reference players beside it, for the benchmarks, if this machine can
+# build them; else why not.
 compiled: $(VENV)/.installed-compiler
 	@if reason="$$($(BIN)/python setup.py why_not_compiled)"; then \
-		$(MAKE) --no-print-directory $(COMPILED)/.built; \
+		$(MAKE) --no-print-directory $(COMPILED)/.reference; \
 	else \
 		echo "No compiled engine: $$reason."; \
 	fi
 
-# The whole engine package and the reference players: every .py copied, then the extension
-# modules built next to them (an extension module is imported before a .py of the same name).
-$(COMPILED)/.built: setup.py pyproject.toml $(ENGINE_SOURCES) | $(VENV)/.installed-compiler
-	rm -rf $(COMPILED)
-	mkdir -p $(COMPILED)
-	cp -R engine $(COMPILED)/engine
-	cp -R reference $(COMPILED)/reference
-	ENGINE_COMPILE=1 COMPILE_REFERENCE=1 $(BIN)/python setup.py --quiet build_ext \
-		--build-lib $(COMPILED) --build-temp build/temp
-	touch $@
+# A new $(COMPILED) holding the source of the packages $(1), then the extension modules built next
+# to it (an extension module is imported before a .py of the same name), the C compiled on every
+# core; the compiler's words in $(COMPILE_LOG), their end shown if it fails. $(2): setup.py's
+# settings.
+define compile
+	@echo "Compiling $(1) with mypyc (about a minute; the compiler's words: $(COMPILE_LOG))."
+	@rm -rf $(COMPILED) && mkdir -p $(COMPILED) && cp -R $(1) $(COMPILED)/
+	@if ! ENGINE_COMPILE=1 $(2) $(BIN)/python setup.py --quiet build_ext --parallel $(CORES) \
+			--build-lib $(COMPILED) --build-temp build/temp > $(COMPILE_LOG) 2>&1; then \
+		tail -n 20 $(COMPILE_LOG); \
+		echo "The compile failed: $(COMPILE_LOG) has all it said."; \
+		exit 1; \
+	fi
+	@touch $@
+endef
+CORES := $(shell nproc 2>/dev/null || echo 2)
+
+$(COMPILED)/.engine: setup.py pyproject.toml $(ENGINE_SOURCES) | $(VENV)/.installed-compiler
+	$(call compile,engine,)
+
+# The reference players' build holds the engine too: it stands for both.
+$(COMPILED)/.reference: setup.py pyproject.toml $(ENGINE_SOURCES) $(REFERENCE_SOURCES) \
+		| $(VENV)/.installed-compiler
+	$(call compile,engine reference,COMPILE_REFERENCE=1)
+	@touch $(COMPILED)/.engine
 
 bench: $(VENV)/.installed-test compiled
 	$(BIN)/python benchmarks/run.py

@@ -34,12 +34,28 @@ BUILDING = {"build", "build_ext", "bdist_wheel", "install"}
 """The commands that make extension modules (metadata and editable installs never do)."""
 
 
+def settings() -> dict[str, Any]:
+    """pyproject.toml's ``[tool.compiled-engine]``."""
+    project = tomllib.loads((HERE / "pyproject.toml").read_text())
+    table: dict[str, Any] = project["tool"]["compiled-engine"]
+    return table
+
+
 def compiled_modules() -> list[str]:
     """The engine modules mypyc compiles (paths from here): all but those left pure."""
-    settings = tomllib.loads((HERE / "pyproject.toml").read_text())
-    pure = set(settings["tool"]["compiled-engine"]["pure"])
+    pure = set(settings()["pure"])
     modules = [path.relative_to(HERE).as_posix() for path in (HERE / "engine").rglob("*.py")]
     return sorted(set(modules) - pure)
+
+
+def engine_groups() -> list[tuple[list[str], str]]:
+    """The compiled modules in two groups, each a C file of its own that a core compiles: the
+    play (pyproject.toml's ``play``, a folder there standing for its modules), and the rest."""
+    play = tuple(settings()["play"])
+    modules = compiled_modules()
+    in_play = [path for path in modules if path in play or path.startswith(play)]
+    rest = [path for path in modules if path not in in_play]
+    return [(in_play, "engine_play"), (rest, "engine")]
 
 
 def reference_modules() -> list[str]:
@@ -94,18 +110,17 @@ def engine_extensions() -> list[Any]:
         return []
     from mypyc.build import mypycify
 
+    groups = engine_groups()
     if os.environ.get("COMPILE_REFERENCE") == "1":
         print("engine and reference players: compiling with mypyc", file=sys.stderr)
-        engine, reference = compiled_modules(), reference_modules()
-        return mypycify(
-            engine + reference,
-            opt_level="3",
-            separate=[(engine, "engine"), (reference, "reference")],
-            target_dir="build/mypyc",
-        )
-    print("engine: compiling with mypyc", file=sys.stderr)
+        groups.append((reference_modules(), "reference"))
+    else:
+        print("engine: compiling with mypyc", file=sys.stderr)
     return mypycify(
-        compiled_modules(), opt_level="3", group_name="engine", target_dir="build/mypyc"
+        [path for modules, _ in groups for path in modules],
+        opt_level="3",
+        separate=groups,
+        target_dir="build/mypyc",
     )
 
 

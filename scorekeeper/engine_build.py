@@ -4,7 +4,8 @@
 ``.pth`` file of the virtual environment, whose line calls :func:`use_compiled` as Python starts.
 A build from older source would play by old rules, so it is used only while it matches the source
 beside it: after an edit to ``engine/`` (or to the reference players of a source checkout, which
-the Makefile compiles into the same build) the commands run the source until the next build. The app
+``make compiled`` builds into the same tree for the benchmarks) the commands run the source until
+the next build. The app
 puts that build first before it imports the engine (:func:`prefer_compiled`), so a server started
 from the top of the tree serves it too. ``scorekeeper run`` says at start-up which engine it serves
 with (:func:`describe`).
@@ -19,7 +20,8 @@ from pathlib import Path
 BUILD = Path("build", "compiled")
 """Where the Makefile builds the compiled engine, from the top of the source tree."""
 PACKAGES = ("engine", "reference")
-"""The packages the Makefile compiles there: the engine, and the reference players beside it."""
+"""The packages the Makefile compiles there: the engine, and for the benchmarks (``make compiled``)
+the reference players beside it."""
 
 chosen: str | None = None
 """The compiled engine's folder :func:`use_compiled` put on ``sys.path``, if it did."""
@@ -63,9 +65,10 @@ def describe() -> str:
 def stale_modules(built: Path) -> list[str]:
     """The modules and data files of a package whose source differs from the copy compiled in
     ``built`` (the Makefile copies the source beside the extension modules), if the source tree
-    is beside the build."""
+    is beside the build and the build holds the package (``make engine`` builds the engine
+    alone: the reference players then run from their source)."""
     source = built.parent.parent.parent / built.name
-    if not source.is_dir():
+    if not source.is_dir() or not built.is_dir():
         return []
     files = sorted([*source.rglob("*.py"), *source.rglob("*.json")])
     return [
