@@ -21,6 +21,11 @@ from tests.api.test_virtual import SeatAccess, started
 from tests.api.test_virtual_window import SAFETY
 
 
+AT_ONCE = 15.0
+"""Seconds within which an answer that did not wait comes: far more than a busy machine adds to a
+read, far less than the 25 s (or the 20 s asked here) a wait that was not cut short would take."""
+
+
 def ask(seat: SeatAccess, etag: str, prefer: str | None) -> tuple[Any, float]:
     headers = {**seat.headers, "If-None-Match": etag}
     if prefer is not None:
@@ -71,15 +76,15 @@ def test_a_wait_answers_the_moment_another_seat_moves(
     thread = threading.Thread(target=play_soon)
     thread.start()
     try:
-        response, took = ask(waiting, waiting_etag, "wait=10")
+        response, took = ask(waiting, waiting_etag, "wait=20")
     finally:
         thread.join()
         if worker is not app:
             with worker.app_context():
                 db.engine.dispose()
     assert response.status_code == 200
-    assert response.headers["Preference-Applied"] == "wait=10"
-    assert 0.4 < took < 5, took  # woken by the move, long before the 10 s asked
+    assert response.headers["Preference-Applied"] == "wait=20"
+    assert 0.4 < took < AT_ONCE, took  # woken by the move, long before the 20 s asked
     assert response.get_json()["next_move"] > mine["next_move"]
     assert "hand" in response.get_json()["state"]  # the seat's own view: its hand, nobody else's
     assert response.get_json()["seat"] == waiting.seat
@@ -95,8 +100,8 @@ def test_a_game_that_moved_before_its_wait_began_ends_it_at_once(
     with app.app_context():
         version = db.session.get_one(Game, game_id).version
     began = time.monotonic()
-    assert versions.watch(app).wait(game_id, version - 1, timeout=5)
-    assert time.monotonic() - began < 1
+    assert versions.watch(app).wait(game_id, version - 1, timeout=30)
+    assert time.monotonic() - began < AT_ONCE
 
 
 def test_a_wait_ends_with_304_when_nothing_moves(table: TableAccess) -> None:
@@ -104,7 +109,7 @@ def test_a_wait_ends_with_304_when_nothing_moves(table: TableAccess) -> None:
     response, took = ask(seats[0], etag, "wait=1")
     assert response.status_code == 304
     assert response.headers["Preference-Applied"] == "wait=1"
-    assert 0.9 < took < 3, took
+    assert 0.9 < took < AT_ONCE, took  # the second asked, not the server's 25
 
 
 def test_while_nothing_changes_the_watch_reads_nothing(table: TableAccess, app: Flask) -> None:
@@ -122,7 +127,7 @@ def test_without_prefer_304_comes_at_once(table: TableAccess) -> None:
     seats, _, etag = two_people(table)
     response, took = ask(seats[0], etag, None)
     assert response.status_code == 304 and "Preference-Applied" not in response.headers
-    assert took < 3  # at once: not after the 10 s (or 25) a wait would take
+    assert took < AT_ONCE  # not after the 25 s a wait would take
 
 
 @pytest.mark.parametrize("prefer", ["wait=abc", "respond-async", "wait=", "wait=-3"])
@@ -130,7 +135,7 @@ def test_a_preference_it_cannot_read_is_ignored(table: TableAccess, prefer: str)
     seats, _, etag = two_people(table)
     response, took = ask(seats[0], etag, prefer)
     assert response.status_code == 304 and "Preference-Applied" not in response.headers
-    assert took < 3  # at once: not after the 10 s (or 25) a wait would take
+    assert took < AT_ONCE  # not after the 25 s a wait would take
 
 
 def test_a_wait_is_capped_by_the_server(table: TableAccess, app: Flask) -> None:
@@ -138,16 +143,16 @@ def test_a_wait_is_capped_by_the_server(table: TableAccess, app: Flask) -> None:
     seats, _, etag = two_people(table)
     response, took = ask(seats[0], etag, "wait=600")
     assert response.status_code == 304 and response.headers["Preference-Applied"] == "wait=1"
-    assert took < 3
+    assert took < AT_ONCE
 
 
 def test_at_its_budget_the_server_answers_at_once(table: TableAccess, app: Flask) -> None:
     app.extensions["live_budget"] = threading.BoundedSemaphore(1)
     app.extensions["live_budget"].acquire()  # the one place taken by another phone
     seats, _, etag = two_people(table)
-    response, took = ask(seats[0], etag, "wait=10")
+    response, took = ask(seats[0], etag, "wait=20")
     assert response.status_code == 304 and "Preference-Applied" not in response.headers
-    assert took < 3  # at once: not after the 10 s (or 25) a wait would take
+    assert took < AT_ONCE  # not after the 20 s a wait would take
 
 
 def test_a_stopping_worker_ends_the_waits(table: TableAccess, app: Flask) -> None:
@@ -155,7 +160,7 @@ def test_a_stopping_worker_ends_the_waits(table: TableAccess, app: Flask) -> Non
     threading.Timer(0.3, app.extensions["version_watch"].stop).start()
     response, took = ask(seats[0], etag, "wait=20")
     assert response.status_code == 304
-    assert took < 2
+    assert took < AT_ONCE
 
 
 class Worker:
@@ -189,7 +194,8 @@ def test_every_seat_waiting_through_a_window_sees_it_close(
     """Both seats' pages wait through a coup-fourré window and wake together when it closes, and
     each one's read would close it: one writes the close, and neither is refused (on SQLite the
     other read meets a write it cannot join, and is read again in the writers' queue)."""
-    monkeypatch.setitem(app.config, "VIRTUAL_CHANCE_WINDOW", 3.0)
+    # Long enough for the two reads below to find it open on a busy machine.
+    monkeypatch.setitem(app.config, "VIRTUAL_CHANCE_WINDOW", 6.0)
     seats = two_people(table)[0]
     rng = Random(3)
     for _ in range(300):
@@ -207,7 +213,7 @@ def test_every_seat_waiting_through_a_window_sees_it_close(
     etags = {}
     for seat in seats.values():  # each page as it shows the open window
         shown = table.client.get(seat.url, headers=seat.headers)
-        assert shown.get_json()["state"]["phase"] == "coup_fourre", "the 3 s went by already"
+        assert shown.get_json()["state"]["phase"] == "coup_fourre", "the 6 s went by already"
         etags[seat.seat] = shown.headers["ETag"]
 
     def wait(seat: SeatAccess) -> None:

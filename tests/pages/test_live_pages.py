@@ -61,19 +61,29 @@ def following(page: Page) -> None:
     expect(page.locator("html[data-live=waiting]")).to_be_attached()
 
 
-def test_two_phones_a_move_seen_within_a_second(
+def test_two_phones_a_move_seen_on_the_other_as_soon_as_on_its_own(
     phone: Callable[..., Page], live_server: str
 ) -> None:
+    """The other phone's question, held by the server, is what brings the move: it shows there
+    within a second on an idle machine (0.2 s measured), and on a busy one no later than twice
+    the time the phone that played takes to show its own answer (the machine's pace, measured
+    in the same run), where asking every 2.5 s would take up to 2.5 s more."""
     _, mover, other = two_seats(phone, live_server, "Live")
     following(other)
     shown = other.locator(NEXT_MOVE)
     before = other.evaluate("document.querySelector('#play').dataset.yourTurn")
     assert before == "false"
-    began = time.monotonic()
-    discard(mover)
-    expect(other.get_by_text("Your move")).to_be_visible(timeout=1_000)
-    took = time.monotonic() - began
-    assert took < 1.0, took
+    with other.expect_response(
+        lambda response: "prefer" in response.request.headers and response.status == 200
+    ) as waited:
+        began = time.monotonic()
+        discard(mover)
+        expect(mover.get_by_text("Waiting for")).to_be_visible()
+        own = time.monotonic() - began
+        expect(other.get_by_text("Your move")).to_be_visible()
+        took = time.monotonic() - began
+    assert waited.value.headers["preference-applied"].startswith("wait=")
+    assert took < max(1.0, 2 * own), (took, own)
     assert shown.count() > 0
 
 
@@ -173,7 +183,7 @@ def test_an_offline_phone_says_so_and_plays_nothing_until_back(
     expect(mover.locator(".live-offline")).to_contain_text("cannot be reached")
     expect(mover.locator("#play form.move button").first).to_be_disabled()
     mover.context.set_offline(False)
-    expect(mover.locator(".live-offline")).to_be_hidden(timeout=5_000)
+    expect(mover.locator(".live-offline")).to_be_hidden()
     expect(mover.locator("#play form.move button").first).to_be_enabled()
     expect(mover.get_by_text("Your move")).to_be_visible()
 
@@ -190,10 +200,9 @@ def test_a_phone_back_online_sees_the_move_made_while_it_was_away(
     expect(mover.get_by_text("Waiting for")).to_be_visible()
     expect(other.get_by_text("Your move")).to_have_count(0)  # offline: the old page stays
     other.evaluate("window.notReloaded = true")
-    began = time.monotonic()
+    # Offline, the page stopped asking: only the network coming back makes it ask again.
     other.context.set_offline(False)
-    expect(other.get_by_text("Your move")).to_be_visible(timeout=5_000)
-    assert time.monotonic() - began < 5
+    expect(other.get_by_text("Your move")).to_be_visible()
     assert other.evaluate("window.notReloaded") is True
 
 

@@ -341,7 +341,9 @@ def test_a_waiting_page_hears_a_move_through_the_proxy_at_once(
 
     waiter = threading.Thread(target=wait)
     waiter.start()
-    time.sleep(1.0)  # the question is held by the app meanwhile
+    # The question reaches the app and is held meanwhile (a few milliseconds on an idle machine;
+    # nothing outside the app shows when it is held).
+    time.sleep(2.0)
     assert waiter.is_alive()
     moved_at = time.monotonic()
     assert api(f"{game}/moves", move, tokens[mover]).status == 200
@@ -350,4 +352,4 @@ def test_a_waiting_page_hears_a_move_through_the_proxy_at_once(
     assert answer.status == 200
     assert answer.headers["Preference-Applied"] == "wait=20"
     assert answer.headers["ETag"] != etag
-    assert at - moved_at < 5, at - moved_at  # woken by the move, not after the 20 s asked
+    assert at - moved_at < 10, at - moved_at  # woken by the move, not after the 20 s asked
