@@ -112,9 +112,7 @@ def header_value(schema: dict[str, Any], value: str) -> Any:
 def problems(method: str, path: str, response: Any) -> list[str]:
     """What in ``response`` to ``method path`` breaks the spec (nothing for a path or method the
     spec does not name: the API tests check those 404 and 405 answers themselves)."""
-    route = next(
-        (r for r in ROUTES if r.method == method.lower() and r.pattern.match(path)), None
-    )
+    route = next((r for r in ROUTES if r.method == method.lower() and r.pattern.match(path)), None)
     if route is None:
         return []
     where = f"{method} {route.template} → {response.status_code}"

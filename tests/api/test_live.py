@@ -20,10 +20,9 @@ from tests.api.conftest import TableAccess
 from tests.api.test_virtual import SeatAccess, started
 from tests.api.test_virtual_window import SAFETY
 
-
-AT_ONCE = 15.0
+AT_ONCE = 10.0
 """Seconds within which an answer that did not wait comes: far more than a busy machine adds to a
-read, far less than the 25 s (or the 20 s asked here) a wait that was not cut short would take."""
+read, half the 20 s asked here (or the server's 25) that a wait not cut short would take."""
 
 
 def ask(seat: SeatAccess, etag: str, prefer: str | None) -> tuple[Any, float]:

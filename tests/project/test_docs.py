@@ -46,6 +46,8 @@ from typing import Any
 import pytest
 import yaml
 
+from tests.once import once_per_run
+
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 DOCS = ROOT / "docs"
@@ -247,13 +249,18 @@ def split(stream: str, with_statuses: bool) -> dict[str, tuple[str, list[int]]]:
 
 
 @pytest.fixture(scope="module")
-def docs_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Run]:
-    """Every command of the documentation, run once in a scratch folder against a new server."""
+def docs_run(tmp_path_factory: pytest.TempPathFactory) -> Run:
+    """Every command of the documentation, run once for the test run (whatever the workers) in a
+    scratch folder against a new server."""
     missing = [tool for tool in ("bash", "curl", "python3") if shutil.which(tool) is None]
     if missing:
         if os.environ.get("CI") == "true":
             pytest.fail(f"CI needs {', '.join(missing)} to run the documentation's commands")
         pytest.skip(f"the documentation's commands need {', '.join(missing)}")
+    return once_per_run(tmp_path_factory, "docs-run", lambda: run_the_docs(tmp_path_factory))
+
+
+def run_the_docs(tmp_path_factory: pytest.TempPathFactory) -> Run:
     scratch = tmp_path_factory.mktemp("clone")
     shutil.copytree(EXAMPLES, scratch / "examples")
     (scratch / ".venv").symlink_to(Path(sys.prefix), target_is_directory=True)
@@ -283,7 +290,7 @@ def docs_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Run]:
     log = scratch / "server.log"
     stdout = split(done.stdout, with_statuses=False)
     stderr = split(done.stderr, with_statuses=True)
-    yield Run(
+    return Run(
         returncode=done.returncode,
         stdout=done.stdout,
         stderr=done.stderr,

@@ -16,6 +16,7 @@ from types import ModuleType
 import pytest
 from markdown.extensions.toc import slugify
 
+from tests.once import once_per_run
 from tests.project.test_docs import DOCS, README, ROOT, nav_pages
 
 PICTURES = DOCS / "pictures"
@@ -48,7 +49,12 @@ def anchors(page: Path) -> set[str]:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site, built as ``make docs`` builds it (strictly), into a scratch folder."""
+    """The site, built as ``make docs`` builds it (strictly), into a scratch folder, once for the
+    test run whatever the workers."""
+    return once_per_run(tmp_path_factory, "site", lambda: build_site(tmp_path_factory))
+
+
+def build_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("site")
     built = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
