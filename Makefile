@@ -9,12 +9,11 @@ PORT ?= 5000
 # installed: the editable install stays pure Python. A .pth file puts it before the source for the
 # virtual environment's commands (`make engine`); the test runs and the benchmarks put it first on
 # PYTHONPATH. Built again only when an engine file (or setup.py, pyproject.toml) is newer; the
-# compiler's own words go to $(COMPILE_LOG), the console gets one line a step.
+# compiler's own words go to build/compile.log.
 # `make run`, `make install` and `make test` build the engine alone. `make compiled` (for `make
 # bench` and the strength benchmarks) builds the reference players (reference/, research code the
 # app never plays) beside it, their own group of extension modules in the same tree.
 COMPILED := build/compiled
-COMPILE_LOG := build/compile.log
 ENGINE_SOURCES := $(shell find engine -name '*.py' -o -name '*.json')
 REFERENCE_SOURCES := $(shell find reference -name '*.py' -o -name '*.json')
 # The tests that can tell the compiled engine from the pure one, run on both (docs/contributing
@@ -48,44 +47,54 @@ PYTEST_ENV = PYTHONDONTWRITEBYTECODE=
 ON_COMPILED = ENGINE_EXPECT_COMPILED=1 PYTHONPATH=$(COMPILED) PYTHONSAFEPATH=1
 COMPILED_PYTEST = --import-mode=append -p no:doctest -o addopts=--strict-markers
 
-.PHONY: install run test test-compiled compiled engine lint typecheck bench docs pictures clean
+.PHONY: install run test test-compiled test-pure compiled engine lint typecheck bench docs pictures clean
+
+# What make runs to set up says one line a step on the console; the tools' own words go to a log
+# in build/, whose end is shown if the step fails. $(call quietly,LOG,COMMAND).
+LOGS := build
+quietly = mkdir -p $(LOGS) && if ! { $(2); } > $(LOGS)/$(1) 2>&1; then \
+	tail -n 20 $(LOGS)/$(1); echo "That failed: $(LOGS)/$(1) has all it said."; exit 1; fi
+PIP_INSTALL = $(BIN)/python -m pip install --quiet --disable-pip-version-check -e
+TEST_EXTRAS := test,postgres,compiled,docs
 
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	@echo "Making the virtual environment $(VENV) ($$($(PYTHON) --version))."
+	@$(call quietly,install.log,$(PYTHON) -m venv $(VENV))
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
-	touch $@
-
-# What building the compiled engine takes (mypyc comes with mypy): the `compiled` extra.
+# The app, and what building the compiled engine takes (mypyc comes with mypy): the `compiled`
+# extra.
 $(VENV)/.installed-compiler: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[compiled]'
-	touch $(VENV)/.installed $@
+	@echo "Installing the app and what it needs into $(VENV) (pip's words: $(LOGS)/install.log)."
+	@$(call quietly,install.log,$(PIP_INSTALL) '.[compiled]')
+	@touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test,postgres,compiled,docs]'
-	touch $(VENV)/.installed $(VENV)/.installed-compiler $(VENV)/.installed-docs $@
+	@echo "Installing the app and its tests' tools into $(VENV) (pip's words: $(LOGS)/install.log)."
+	@$(call quietly,install.log,$(PIP_INSTALL) '.[$(TEST_EXTRAS)]')
+	@touch $(VENV)/.installed-compiler $(VENV)/.installed-docs $@
 
 # What building the documentation site takes: the `docs` extra (MkDocs, its Material theme, and
 # Pillow for the pictures).
 $(VENV)/.installed-docs: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[docs]'
-	touch $(VENV)/.installed $@
+	@echo "Installing the documentation's tools into $(VENV) (pip's words: $(LOGS)/install.log)."
+	@$(call quietly,install.log,$(PIP_INSTALL) '.[docs]')
+	@touch $@
 
 # Install only, for a server: the virtual environment, the app and its engine (compiled where a
 # C compiler is at hand). Starts no server and makes no database: `scorekeeper db upgrade` makes
 # or upgrades the one DATABASE_URL names. `make install EXTRAS=postgres` adds psycopg.
 EXTRAS ?=
-install: $(VENV)/.installed engine
-	$(if $(EXTRAS),$(BIN)/python -m pip install --quiet -e '.[$(EXTRAS)]')
+install: engine
+	@$(if $(EXTRAS),$(call quietly,install.log,$(PIP_INSTALL) '.[$(EXTRAS)]'))
 	@echo "Installed $$($(BIN)/scorekeeper --version) in $(VENV)$(if $(EXTRAS), with $(EXTRAS))."
 
-run: $(VENV)/.installed engine
-	$(BIN)/scorekeeper db upgrade
-	$(BIN)/scorekeeper run --host $(HOST) --port $(PORT)
+run: engine
+	@echo "Migrating the database (the migrations' words: $(LOGS)/upgrade.log)."
+	@$(call quietly,upgrade.log,$(BIN)/scorekeeper db upgrade)
+	@$(BIN)/scorekeeper run --host $(HOST) --port $(PORT)
 
-test: $(VENV)/.installed-test engine
+test: $(VENV)/.installed-test
+	@$(MAKE) --no-print-directory engine
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports  # the layers and the engine's independence (pyproject.toml)
@@ -138,28 +147,23 @@ compiled: $(VENV)/.installed-compiler
 
 # A new $(COMPILED) holding the source of the packages $(1), then the extension modules built next
 # to it (an extension module is imported before a .py of the same name), the C compiled on every
-# core; the compiler's words in $(COMPILE_LOG), their end shown if it fails. $(2): setup.py's
-# settings.
+# core, the compiler's words in build/compile.log. $(2): setup.py's settings; $(3): what it is.
 define compile
-	@echo "Compiling $(1) with mypyc (about a minute; the compiler's words: $(COMPILE_LOG))."
+	@echo "Compiling $(3) with mypyc ($(LOGS)/compile.log has the compiler's words)."
 	@rm -rf $(COMPILED) && mkdir -p $(COMPILED) && cp -R $(1) $(COMPILED)/
-	@if ! ENGINE_COMPILE=1 $(2) $(BIN)/python setup.py --quiet build_ext --parallel $(CORES) \
-			--build-lib $(COMPILED) --build-temp build/temp > $(COMPILE_LOG) 2>&1; then \
-		tail -n 20 $(COMPILE_LOG); \
-		echo "The compile failed: $(COMPILE_LOG) has all it said."; \
-		exit 1; \
-	fi
+	@$(call quietly,compile.log,ENGINE_COMPILE=1 $(2) $(BIN)/python setup.py --quiet build_ext \
+		--parallel $(CORES) --build-lib $(COMPILED) --build-temp build/temp)
 	@touch $@
 endef
 CORES := $(shell nproc 2>/dev/null || echo 2)
 
 $(COMPILED)/.engine: setup.py pyproject.toml $(ENGINE_SOURCES) | $(VENV)/.installed-compiler
-	$(call compile,engine,)
+	$(call compile,engine,,the engine)
 
 # The reference players' build holds the engine too: it stands for both.
 $(COMPILED)/.reference: setup.py pyproject.toml $(ENGINE_SOURCES) $(REFERENCE_SOURCES) \
 		| $(VENV)/.installed-compiler
-	$(call compile,engine reference,COMPILE_REFERENCE=1)
+	$(call compile,engine reference,COMPILE_REFERENCE=1,the engine and the reference players)
 	@touch $(COMPILED)/.engine
 
 bench: $(VENV)/.installed-test compiled
