@@ -39,12 +39,13 @@ PYTEST_RUN = -n $(PYTEST_WORKERS) --dist worksteal --durations=15 \
 # Bytecode is written for the test runs even where the environment says not to: each worker, and
 # each server or command a test starts, then loads the app and the tests compiled once.
 PYTEST_ENV = PYTHONDONTWRITEBYTECODE=
-# The compiled engine first on sys.path for a test run: PYTHONSAFEPATH=1 (`-P`, but for the xdist
-# workers and the commands the tests start too) and `--import-mode=append` keep the source tree
-# (the current folder, pytest's rootdir) behind it; ENGINE_EXPECT_COMPILED=1 makes
+# The compiled engine first on sys.path for a test run, the source tree behind it (for what the
+# build does not hold: the reference players, unless `make compiled` built them): PYTHONSAFEPATH=1
+# (`-P`, but for the xdist workers and the commands the tests start too) and
+# `--import-mode=append` keep the current folder from coming first; ENGINE_EXPECT_COMPILED=1 makes
 # tests/conftest.py fail the run unless every engine module meant to be compiled was imported from
 # its extension module. `-p no:doctest` with pyproject.toml's addopts less --doctest-modules.
-ON_COMPILED = ENGINE_EXPECT_COMPILED=1 PYTHONPATH=$(COMPILED) PYTHONSAFEPATH=1
+ON_COMPILED = ENGINE_EXPECT_COMPILED=1 PYTHONPATH=$(COMPILED):$(CURDIR) PYTHONSAFEPATH=1
 COMPILED_PYTEST = --import-mode=append -p no:doctest -o addopts=--strict-markers
 
 .PHONY: install run test test-compiled test-pure compiled engine lint typecheck bench docs pictures clean
@@ -114,11 +115,12 @@ test-compiled: $(VENV)/.installed-test $(COMPILED)/.engine
 	$(PYTEST_ENV) $(ON_COMPILED) $(BIN)/python -m pytest $(COMPILED_PYTEST) $(PYTEST_RUN) \
 		$(PYTEST_ARGS) tests
 
-# The tests that can tell the two engines apart, and the doctests, on the pure engine (the source).
+# The tests that can tell the two engines apart, and the doctests, on the pure engine (the source),
+# on SQLite alone: the engine sees no database, and the compiled run tested both.
 test-pure: $(VENV)/.installed-test
 	@echo "Again on the pure engine: $(ENGINE_TESTS), and the doctests:"
-	$(PYTEST_ENV) $(BIN)/python -m pytest $(PYTEST_RUN) $(PYTEST_ARGS) $(ENGINE_TESTS) \
-		engine scorekeeper
+	$(PYTEST_ENV) SCOREKEEPER_TEST_DATABASES=sqlite $(BIN)/python -m pytest $(PYTEST_RUN) \
+		$(PYTEST_ARGS) $(ENGINE_TESTS) engine scorekeeper
 
 # The engine the virtual environment's commands import (scorekeeper run and simulate, gunicorn):
 # compiled when this machine can build it, put before the source by a .pth file in site-packages

@@ -105,7 +105,6 @@ class Scene:
         expect(page.locator(self.ready).first).to_be_visible()
         if not self.polls:  # the live preview's answer, say, drawn before the picture
             page.wait_for_load_state("networkidle")
-        page.wait_for_timeout(300)  # a transition to settle
 
 
 def _open_share(page: Page) -> None:
@@ -543,6 +542,7 @@ def take(
             storage_state=cookies,
             has_touch=True,
             is_mobile=True,
+            reduced_motion="reduce",  # no transition to wait for: the pages drop theirs
         )
         page = context.new_page()
         print(f"{language} {scene.name}", file=sys.stderr)
