@@ -10,9 +10,9 @@ Makefile does) always stays pure, so that editing a ``.py`` file takes effect.
 error instead (the Makefile's compiled build in ``build/compiled``).
 
 The reference players (``reference/``: research code the app never plays) are no package of the
-project and never go into a wheel. ``COMPILE_REFERENCE=1``, which only the Makefile's build in
-``build/compiled`` sets, compiles them too, as a group of their own beside the engine's, so that
-the benchmarks and the compiled test run play them at the compiled engine's speed.
+project and never go into a wheel. ``COMPILE_REFERENCE=1``, which only ``make compiled`` sets
+(for ``make bench``), compiles them too, as a group of their own beside the engine's, so that the
+benchmarks play them at the compiled engine's speed.
 
     python setup.py why_not_compiled    # why the engine cannot be compiled here, if so
 """

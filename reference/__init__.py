@@ -16,7 +16,8 @@ them from a source checkout.
   ``residual_search`` for Expert).
 
 ``make compiled`` compiles this package with mypyc into ``build/compiled`` beside the engine, for
-the benchmarks and the compiled test run (setup.py, ``COMPILE_REFERENCE=1``).
+the benchmarks (setup.py, ``COMPILE_REFERENCE=1``); the tests play it from its source, on the
+compiled engine (``make engine`` builds the engine alone).
 """
 
 from __future__ import annotations

@@ -38,6 +38,8 @@ from scorekeeper import create_app
 from scorekeeper.storage.extensions import db
 from tests import postgres
 
+pytest_plugins = ["tests.slow_first"]
+
 IN_CI = os.environ.get("CI") == "true"
 # Virtual games in tests ask the people of an attacked side one after another, as with no
 # coup-fourré window: the window runs on the clock, and its own tests set it and the clock.

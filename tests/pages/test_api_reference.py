@@ -149,6 +149,7 @@ def check_operation(page: Page, number: int, operation_id: str) -> None:
     expect(answers).to_have_count(0)
 
 
+@pytest.mark.slow(23)
 def test_each_operation_opens_on_its_answers_and_errors_on_a_phone(reader: Reader) -> None:
     page = reader.page
     open_reference(page, reader.server)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.pages.test_hand_entry import NAMES, button, radio, start_game
@@ -225,6 +226,7 @@ def test_a_delayed_action_stays_with_the_side_it_was_ticked_for(
     expect(radio(page, "Trip completed by Ann")).to_be_checked()
 
 
+@pytest.mark.slow(21)
 def test_without_script_every_button_shown_changes_something(
     phone: Callable[..., Page], live_server: str
 ) -> None:

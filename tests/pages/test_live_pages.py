@@ -157,6 +157,7 @@ def restartable(sqlite_template: Path) -> Iterator[tuple[str, Callable[[], Any]]
     shutil.rmtree(folder, ignore_errors=True)
 
 
+@pytest.mark.slow(33)
 def test_the_page_recovers_after_a_server_restart_without_a_reload(
     phone: Callable[..., Page], restartable: tuple[str, Callable[[], Any]]
 ) -> None:

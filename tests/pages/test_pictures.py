@@ -35,6 +35,7 @@ def evening(browser: Browser, live_server: str) -> Iterator[tuple[Any, Any]]:
         yield staged, cookies
 
 
+@pytest.mark.slow(40)
 @pytest.mark.parametrize("language", pictures_script().LANGUAGES)
 def test_every_pictured_screen_still_exists(
     browser: Browser, live_server: str, tmp_path: Path, evening: tuple[Any, Any], language: str

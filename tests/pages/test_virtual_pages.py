@@ -76,6 +76,7 @@ def take_a_turn(page: Page) -> None:
         play(page, panel.get_by_role("button", name="Discard"))
 
 
+@pytest.mark.slow(29)
 def test_a_whole_hand_against_a_computer(
     page: Page, live_server: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -172,6 +173,7 @@ def test_a_lost_seat_link_is_issued_again_and_the_old_one_is_refused_at_once(
     assert table.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
+@pytest.mark.slow(32)
 def test_an_absent_player_s_seat_goes_to_a_computer_and_back(
     phone: Callable[..., Page], live_server: str
 ) -> None:
@@ -373,6 +375,7 @@ def check_every_button_says_what_it_sends(page: Page) -> set[str]:
     return seen
 
 
+@pytest.mark.slow(25)
 def test_every_button_says_what_it_sends(
     page: Page, live_server: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -40,6 +40,7 @@ def printed(script: str, *arguments: str) -> str:
     return done.stdout
 
 
+@pytest.mark.slow(28)
 def test_the_api_benchmark_prints_each_ratio_to_the_bare_endpoint() -> None:
     if shutil.which("wrk") is None:
         reason = "wrk is not installed (Debian: apt-get install wrk)"
@@ -61,6 +62,7 @@ def test_the_api_benchmark_stops_saying_why_without_wrk(tmp_path: Path) -> None:
     assert "wrk is not installed (Debian: sudo apt-get install wrk)" in done.stderr
 
 
+@pytest.mark.slow(20)
 def test_the_selfplay_benchmark_prints_a_ratio_to_the_reference_for_each_figure() -> None:
     stdout = printed("selfplay.py", "--quick")
     assert "pure ≥3×" in stdout and "compiled ≥5,000 random" in stdout
@@ -132,6 +134,7 @@ def test_the_leaderboard_benchmark_prints_its_ratio_to_the_history_page() -> Non
     )
 
 
+@pytest.mark.slow(40)
 def test_the_live_benchmark_prints_a_row_per_mode_and_the_cost_per_phone() -> None:
     """Its phones through Caddy, as the figures quoted are measured."""
     needed("caddy")

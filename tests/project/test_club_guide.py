@@ -637,6 +637,7 @@ def owners(folder: Path) -> set[str]:
     return names
 
 
+@pytest.mark.slow(55)
 def test_the_guide_works_word_for_word_as_the_service_user(machine: Machine) -> None:
     repository = origin(machine)
     fakes(machine)

@@ -316,6 +316,7 @@ def _stop_server(pid_file: Path) -> None:
         pass
 
 
+@pytest.mark.slow(40)
 def test_every_command_of_the_documentation_runs(docs_run: Run) -> None:
     assert docs_run.returncode == 0, (
         f"stderr:\n{docs_run.stderr[-3000:]}\nserver:\n{docs_run.server_log[-2000:]}"
