@@ -6,8 +6,8 @@ A build from older source would play by old rules, so it is used only while it m
 beside it: after an edit to ``engine/`` (or to the reference players of a source checkout, which
 ``make compiled`` builds into the same tree for the benchmarks) the commands run the source until
 the next build. The app puts that build first before it imports the engine
-(:func:`prefer_compiled`), so a server started from the top of the tree serves it too. ``scorekeeper run`` says at start-up which engine it serves
-with (:func:`describe`).
+(:func:`prefer_compiled`), so a server started from the top of the tree serves it too.
+``scorekeeper run`` says at start-up which engine it serves with (:func:`describe`).
 """
 
 from __future__ import annotations
