@@ -55,30 +55,39 @@ COMPILED_PYTEST = --import-mode=append -p no:doctest -o addopts=--strict-markers
 LOGS := build
 quietly = mkdir -p $(LOGS) && if ! { $(2); } > $(LOGS)/$(1) 2>&1; then \
 	tail -n 20 $(LOGS)/$(1); echo "That failed: $(LOGS)/$(1) has all it said."; exit 1; fi
-PIP_INSTALL = $(BIN)/python -m pip install --quiet --disable-pip-version-check -e
 TEST_EXTRAS := test,postgres,compiled,docs
+
+# What goes into the virtual environment goes through uv's `uv pip install`: pip's interface, but
+# it fetches and unpacks in parallel. The app and its tests' tools took 46 to 60 s through pip on
+# a 2-core machine, and 4 to 5 s through uv, its cache empty. pip, which the virtual environment
+# comes with, installs uv alone. uv reads no pip configuration: a package index other than PyPI
+# is named by UV_INDEX_URL (or UV_DEFAULT_INDEX).
+INSTALL = $(BIN)/uv pip install --quiet --python $(BIN)/python -e
 
 $(BIN)/python:
 	@echo "Making the virtual environment $(VENV) ($$($(PYTHON) --version))."
 	@$(call quietly,install.log,$(PYTHON) -m venv $(VENV))
 
+$(BIN)/uv: | $(BIN)/python
+	@$(call quietly,install.log,$(BIN)/python -m pip install --quiet --disable-pip-version-check 'uv>=0.9')
+
 # The app, and what building the compiled engine takes (mypyc comes with mypy): the `compiled`
 # extra.
-$(VENV)/.installed-compiler: pyproject.toml | $(BIN)/python
-	@echo "Installing the app and what it needs into $(VENV) (pip's words: $(LOGS)/install.log)."
-	@$(call quietly,install.log,$(PIP_INSTALL) '.[compiled]')
+$(VENV)/.installed-compiler: pyproject.toml | $(BIN)/uv
+	@echo "Installing the app and what it needs into $(VENV) (uv's words: $(LOGS)/install.log)."
+	@$(call quietly,install.log,$(INSTALL) '.[compiled]')
 	@touch $@
 
-$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	@echo "Installing the app and its tests' tools into $(VENV) (pip's words: $(LOGS)/install.log)."
-	@$(call quietly,install.log,$(PIP_INSTALL) '.[$(TEST_EXTRAS)]')
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/uv
+	@echo "Installing the app and its tests' tools into $(VENV) (uv's words: $(LOGS)/install.log)."
+	@$(call quietly,install.log,$(INSTALL) '.[$(TEST_EXTRAS)]')
 	@touch $(VENV)/.installed-compiler $(VENV)/.installed-docs $@
 
 # What building the documentation site takes: the `docs` extra (MkDocs, its Material theme, and
 # Pillow for the pictures).
-$(VENV)/.installed-docs: pyproject.toml | $(BIN)/python
-	@echo "Installing the documentation's tools into $(VENV) (pip's words: $(LOGS)/install.log)."
-	@$(call quietly,install.log,$(PIP_INSTALL) '.[docs]')
+$(VENV)/.installed-docs: pyproject.toml | $(BIN)/uv
+	@echo "Installing the documentation's tools into $(VENV) (uv's words: $(LOGS)/install.log)."
+	@$(call quietly,install.log,$(INSTALL) '.[docs]')
 	@touch $@
 
 # Install only, for a server: the virtual environment, the app and its engine (compiled where a
@@ -86,7 +95,7 @@ $(VENV)/.installed-docs: pyproject.toml | $(BIN)/python
 # or upgrades the one DATABASE_URL names. `make install EXTRAS=postgres` adds psycopg.
 EXTRAS ?=
 install: engine
-	@$(if $(EXTRAS),$(call quietly,install.log,$(PIP_INSTALL) '.[$(EXTRAS)]'))
+	@$(if $(EXTRAS),$(call quietly,install.log,$(INSTALL) '.[$(EXTRAS)]'))
 	@echo "Installed $$($(BIN)/scorekeeper --version) in $(VENV)$(if $(EXTRAS), with $(EXTRAS))."
 
 run: engine

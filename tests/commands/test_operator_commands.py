@@ -120,6 +120,6 @@ def test_make_install_installs_and_neither_serves_nor_makes_a_database() -> None
         text=True,
         check=True,
     ).stdout
-    assert "pip install --quiet --disable-pip-version-check -e '.[postgres]'" in planned
+    assert "uv pip install --quiet --python .venv/bin/python -e '.[postgres]'" in planned
     for never in ("scorekeeper run", "scorekeeper db", "gunicorn", "flask run"):
         assert never not in planned, planned
