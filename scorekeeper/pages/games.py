@@ -108,6 +108,7 @@ def scoreboard(table_id: int, game_id: int) -> Response:
     names = [side["name"] for side in view["sides"]]
     page = render_template(
         "pages/scoreboard.html",
+        etag=etag,
         table=table,
         game=game,
         view=view,

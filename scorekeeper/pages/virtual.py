@@ -242,7 +242,7 @@ def play(token: str) -> Response:
         response.set_etag(etag)
         return response
     sight = virtual.sight_of(game, seat.seat, 0, last=RECENT_EVENTS)
-    response = make_response(_page(sight, seat, token, request.args.get("notice")))
+    response = make_response(_page(sight, seat, token, etag, request.args.get("notice")))
     response.set_etag(etag)
     response.headers["Cache-Control"] = "no-cache"
     response.headers["Referrer-Policy"] = "same-origin"  # the address is the seat's secret
@@ -276,7 +276,7 @@ def move(token: str) -> Any:
     return redirect(url_for(".play", token=token, notice=notice))
 
 
-def _page(sight: virtual.GameSight, seat: Seat, token: str, notice: str | None) -> str:
+def _page(sight: virtual.GameSight, seat: Seat, token: str, etag: str, notice: str | None) -> str:
     game = sight.game
     view = in_language(game_view(game))
     names = [side["name"] for side in view["sides"]]
@@ -298,6 +298,7 @@ def _page(sight: virtual.GameSight, seat: Seat, token: str, notice: str | None) 
     hand_just_ended = bool(view["hands"]) and (sight.over or sight.moves_this_hand < game.players)
     return render_template(
         "pages/play.html",
+        etag=etag,
         table=db.session.get(Table, game.table_id),
         game=game,
         view=view,

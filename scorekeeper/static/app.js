@@ -20,7 +20,9 @@ if (polled) {
   // scoreboard while the game is on, read again from each fresh copy); a tabletop scoreboard
   // changes once a hand, and asking every 2.5 s does no harm.
   const live = () => "live" in document.getElementById(polled.id).dataset;
-  let etag = null;
+  // The tag of the copy on screen, as the server sent it with the page: the first answer is then
+  // news only if the game moved since, however late it comes (a phone offline before it came).
+  let etag = polled.dataset.etag || null;
   let asking = null; // the AbortController of the question in flight
   let timer = null;
   let failures = 0;
@@ -69,7 +71,6 @@ if (polled) {
         document.documentElement.dataset.live = next ? "polling" : "following";
         if (response.status !== 200) return null;
         const tag = response.headers.get("ETag");
-        if (etag === null) { etag = tag; return null; } // the page as loaded: nothing to redraw
         // The tag is kept only once the fresh copy is drawn: a body lost on the way (the network
         // gone, the question given up) leaves the old tag, so the next answer brings the page.
         return response.text().then((html) => {
