@@ -23,7 +23,7 @@ from scorekeeper.services.refusals import GameClosed, InvalidRequest
 from scorekeeper.storage.models import Game, Table
 from scorekeeper.web import live
 from scorekeeper.web.auth import owned
-from scorekeeper.web.i18n import language, say, use_language
+from scorekeeper.web.i18n import language, language_asked, say, use_language
 from scorekeeper.web.words import in_language, level_name
 
 bp = Blueprint("games", __name__)
@@ -109,6 +109,7 @@ def scoreboard(table_id: int, game_id: int) -> Response:
     page = render_template(
         "pages/scoreboard.html",
         etag=etag,
+        poll=url_for(".scoreboard", table_id=table_id, game_id=game_id, **language_asked()),
         table=table,
         game=game,
         view=view,

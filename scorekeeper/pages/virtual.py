@@ -44,7 +44,7 @@ from scorekeeper.services.refusals import InvalidRequest, Refusal
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Game, Seat, Table
 from scorekeeper.web import live
-from scorekeeper.web.i18n import gettext, language, say, use_language
+from scorekeeper.web.i18n import gettext, language, language_asked, say, use_language
 from scorekeeper.web.move_words import MoveWords
 from scorekeeper.web.transactions import start_over
 from scorekeeper.web.words import in_language, level_name, strength_words
@@ -317,7 +317,7 @@ def _page(sight: virtual.GameSight, seat: Seat, token: str, etag: str, notice: s
         recent=reversed(sight.events),
         last_hand=view["hands"][-1] if hand_just_ended else None,
         notice=notice,
-        poll=url_for(".play", token=token),
+        poll=url_for(".play", token=token, **language_asked()),
         action=url_for(".move", token=token),
         take_back=url_for(".take_back", token=token),
         hint=url_for("api.virtual.read_hint", table_id=game.table_id, game_id=game.id),

@@ -10,6 +10,7 @@ through Babel's locale formatting: 1493.8 reads "1,493.8" in English and "1 493,
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import flask_babel
 from babel.lists import format_list
@@ -94,6 +95,14 @@ def language() -> Language:
             chosen = request.accept_languages.best_match([Language.EN, Language.FR], Language.EN)
         g.language = Language(chosen)
     return Language(g.language)
+
+
+def language_asked() -> dict[str, Any]:
+    """This request's ``?lang=``, when it chose the language, for the address of what the page
+    asks next on its own (a followed page's questions): those answers come in the page's
+    language, not the cookie's."""
+    chosen = request.args.get(LANGUAGE_COOKIE)
+    return {LANGUAGE_COOKIE: chosen} if chosen in (Language.EN, Language.FR) else {}
 
 
 def use_language(code: str) -> None:

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
@@ -181,21 +182,28 @@ def test_a_page_without_a_key_says_it_may_be_kept(sqlite_app: Flask) -> None:
         assert not answer.cache_control.no_store, path
 
 
-FOLLOWED_TAG = re.compile(r'data-poll="[^"]*" data-etag="&#34;([^"]*)&#34;"')
+FOLLOWED = re.compile(r'data-poll="([^"]*)" data-etag="&#34;([^"]*)&#34;"')
 
 
-def test_a_followed_page_carries_the_tag_it_was_sent_with(sqlite_app: Flask) -> None:
+@pytest.mark.parametrize("asked", ["", "?lang=fr"])
+def test_a_followed_page_carries_the_tag_and_the_address_it_is_followed_by(
+    sqlite_app: Flask, asked: str
+) -> None:
     """The scoreboards and a seat's page follow the game by their ETag: each carries its own, so
     the first answer its script gets is news only if the game moved since the page was sent,
-    however late that answer comes (a phone gone offline before it came)."""
+    however late that answer comes (a phone gone offline before it came). The address it asks
+    answers in the page's language, even one chosen by ``?lang=`` alone: nothing is news yet."""
     evening = an_evening(sqlite_app)
     table, seat = evening.table.id, evening.values["token"][0]
     scoreboards = [f"/t/{table}/games/{game}" for game in evening.values["game_id"]]
     for path in [*scoreboards, f"/play/{seat}"]:
-        answer = evening.phone.get(path)
-        assert FOLLOWED_TAG.findall(answer.text) == [answer.get_etag()[0]], path
-        again = evening.phone.get(path, headers={"If-None-Match": answer.headers["ETag"]})
-        assert again.status_code == 304, path
+        answer = evening.phone.get(path + asked)
+        [(followed, tag)] = FOLLOWED.findall(answer.text)
+        assert tag == answer.get_etag()[0], path
+        again = evening.phone.get(
+            followed.replace("&amp;", "&"), headers={"If-None-Match": answer.headers["ETag"]}
+        )
+        assert again.status_code == 304, (path, followed)
 
 
 def test_the_start_page_names_the_tables_this_phone_may_open(sqlite_app: Flask) -> None:
