@@ -146,8 +146,8 @@ def score_command(file: BinaryIO, as_table: bool) -> None:
         score_report_document,
         score_sheet_document,
     )
+    from scorekeeper.domain.refusals import InvalidRequest
     from scorekeeper.jsonio import parse_json
-    from scorekeeper.services.refusals import InvalidRequest
     from scorekeeper.web.problems import problem_document, refusal_document
 
     try:

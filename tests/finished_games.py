@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from scorekeeper.domain.games import GameStatus
 from scorekeeper.storage.extensions import db
-from scorekeeper.storage.models import Game, GameStatus, Seat, Side
+from scorekeeper.storage.models import Game, Seat, Side
 
 Sitter = int | str
 """A player's id, or a computer level's technical name (``strong``) for a virtual game's seat."""

@@ -5,12 +5,15 @@ from __future__ import annotations
 import base64
 import binascii
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from flask import Blueprint, Response, request, url_for
-from sqlalchemy import select
 
 from engine.problems import Problem, ProblemCode
 from engine.sentences import N_
+from scorekeeper.domain.games import game_etag
+from scorekeeper.domain.refusals import InvalidRequest
+from scorekeeper.results.queries import table_games
 from scorekeeper.results.standings import game_view
 from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import (
@@ -20,28 +23,14 @@ from scorekeeper.schemas.resources import (
     GameSchema,
 )
 from scorekeeper.services import operations
-from scorekeeper.services.refusals import InvalidRequest
-from scorekeeper.storage.extensions import db
-from scorekeeper.storage.models import Game, Table, load_hands
-from scorekeeper.web.auth import (
-    authorized_game,
-    authorized_game_version,
-    authorized_table,
-    game_of_token,
-    owned,
-)
+from scorekeeper.web.auth import authorized_game_version, authorized_table, game_viewed
 from scorekeeper.web.http import json_body, not_modified, respond
+
+if TYPE_CHECKING:
+    from scorekeeper.storage.models import Game
 
 bp = Blueprint("games", __name__)
 game_schema = GameSchema()
-viewed_game = game_of_token(*Game.viewed())
-
-
-def table_game(table: Table, game_id: int) -> Game:
-    """The table's game ``game_id``, with everything a view of it needs."""
-    return owned(
-        table, Game, game_id, N_("There is no such game at this table."), *Game.everything()
-    )
 
 
 def game_response(game: Game, status: int = 200, location: str | None = None) -> Response:
@@ -63,19 +52,16 @@ def list_games(table_id: int) -> Response:
     """The table's games, newest first, filtered by player, status and date, a page at a time."""
     table = authorized_table(table_id)
     query = load(GameQuerySchema(), request.args.to_dict())
-    statement = select(Game).where(Game.table_id == table.id).order_by(Game.id.desc())
-    if "player" in query:
-        statement = statement.where(Game.played_by(query["player"]))
-    if "status" in query:
-        statement = statement.where(Game.status == query["status"])
-    if "since" in query:
-        statement = statement.where(Game.created_at >= _naive(query["since"], "from"))
-    if "until" in query:
-        statement = statement.where(Game.created_at < _naive(query["until"], "to"))
-    if "cursor" in query:
-        statement = statement.where(Game.id < _decode_cursor(query["cursor"]))
     limit = query["limit"]
-    games = list(db.session.execute(statement.limit(limit + 1)).scalars())
+    games = table_games(
+        table.id,
+        limit=limit + 1,
+        player=query.get("player"),
+        status=query.get("status"),
+        since=_naive(query["since"], "from") if "since" in query else None,
+        until=_naive(query["until"], "to") if "until" in query else None,
+        before=_decode_cursor(query["cursor"]) if "cursor" in query else None,
+    )
     next_cursor = _encode_cursor(games[limit - 1].id) if len(games) > limit else None
     page = {
         "items": [game_view(game, with_hands=False) for game in games[:limit]],
@@ -89,12 +75,10 @@ def read_game(table_id: int, game_id: int) -> Response:
     """A game: sides, hands with running totals, leaders, status and winner (ETag, 304)."""
     if request.if_none_match:
         # Polling phones mostly hold the current ETag: answer them from the version alone.
-        etag = Game.etag_of(game_id, authorized_game_version(table_id, game_id))
+        etag = game_etag(game_id, authorized_game_version(table_id, game_id))
         if request.if_none_match.contains(etag):
             return not_modified(etag)
-    game = authorized_game(viewed_game, table_id, game_id)
-    load_hands(game)
-    return game_response(game)
+    return game_response(game_viewed(table_id, game_id))
 
 
 @bp.post("/tables/<id:table_id>/games/<id:game_id>/abandon")

@@ -2,32 +2,24 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from flask import Blueprint, Response, url_for
-from sqlalchemy.orm import joinedload
 
 from scorekeeper.results.standings import hand_view, running
-from scorekeeper.schemas.resources import HandEntrySchema, HandOutSchema
+from scorekeeper.schemas.resources import HandEntrySchema, HandOutSchema, NewHandSchema
 from scorekeeper.services import operations
-from scorekeeper.storage.locks import KEY_PARAMETER, LockedWithKey, with_key_record
-from scorekeeper.storage.models import Game, Hand, load_hands
-from scorekeeper.web.auth import authorized_game, authorized_row, authorized_table, game_of_token
-from scorekeeper.web.http import (
-    Answer,
-    body_read_early,
-    idempotent,
-    json_body,
-    respond,
-    versions_read,
-)
+from scorekeeper.web.auth import authorized_table, table_game_with_hands
+from scorekeeper.web.http import json_body, load_body_first, respond, versions_read
+from scorekeeper.web.idempotency import WriteAnswer, idempotent
+
+if TYPE_CHECKING:
+    from scorekeeper.storage.models import Game, Hand
 
 bp = Blueprint("hands", __name__)
 hand_schema = HandOutSchema()
 entry_schema = HandEntrySchema()
-locked_with_sides = with_key_record(game_of_token(joinedload(Game.sides), lock=True))
-"""A new hand needs the sides' names (its breakdown names them), never the other hands; the
-request's idempotency key is looked up in the same query."""
-game_alone = game_of_token()
-"""A hand's answer needs the hands up to it, read by :func:`load_hands`."""
+new_hand_schema = NewHandSchema()
 
 
 def hand_body(hand: Hand, totals: list[int]) -> dict[str, object]:
@@ -48,31 +40,28 @@ def hand_url(table_id: int, game_id: int, number: int) -> str:
 
 @bp.post("/tables/<id:table_id>/games/<id:game_id>/hands")
 def add_hand(table_id: int, game_id: int) -> Response:
-    """Record the next hand; a retry with the same Idempotency-Key records nothing twice.
+    """Record the next hand (the one the body's ``number`` names, if it names one); a retry
+    with the same Idempotency-Key records nothing twice.
 
-    The token, the game, its lock and the idempotency key's record in one query, with the
-    sides (their names go into the breakdown) but not the hands: the answer's totals are the
-    game's own, kept with it.
+    The game is locked with its sides (their names go into the breakdown) but not its hands:
+    the answer's totals are the game's own, kept with it.
     """
-    read_body = body_read_early(entry_schema)
+    body = load_body_first(new_hand_schema)
+    table = authorized_table(table_id)
 
-    def lock(key: str | None) -> LockedWithKey:
-        row = authorized_row(locked_with_sides, table_id, game_id, {KEY_PARAMETER: key})
-        return row[0], row[1]
-
-    def produce(game: Game) -> Answer:
-        hand = operations.add_hand(game, read_body())
+    def record(game: Game) -> WriteAnswer:
+        document = dict(body.checked())
+        hand = operations.add_hand(game, document, document.pop("number", None))
         answer = hand_body(hand, game.totals)
-        return 201, answer, hand_url(table_id, game_id, hand.number), hand.etag
+        return WriteAnswer(201, answer, hand_url(table_id, game_id, hand.number), hand.etag)
 
-    return idempotent(table_id, lock, produce)
+    return idempotent(table, game_id, record, hands=False)
 
 
 @bp.get("/tables/<id:table_id>/games/<id:game_id>/hands/<id:number>")
 def read_hand(table_id: int, game_id: int, number: int) -> Response:
     """One hand: its report, its breakdown and the running totals after it (ETag, 304)."""
-    game = authorized_game(game_alone, table_id, game_id)
-    load_hands(game)
+    game = table_game_with_hands(table_id, game_id)
     hand = operations.numbered_hand(game, number)
     return respond(hand_body(hand, totals_after(game, number)), etag=hand.etag)
 

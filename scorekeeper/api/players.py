@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 from flask import Blueprint, Response, request, url_for
-from sqlalchemy import select
 
-from engine.sentences import N_
-from scorekeeper.results.season import Season
+from scorekeeper.results.season import Season, season_games_of_player
 from scorekeeper.results.standings import player_statistics
 from scorekeeper.schemas import load
 from scorekeeper.schemas.ratings import SeasonQuerySchema
@@ -16,17 +14,11 @@ from scorekeeper.schemas.resources import (
     PlayerWithStatisticsSchema,
 )
 from scorekeeper.services import operations
-from scorekeeper.storage.extensions import db
-from scorekeeper.storage.models import Game, Player, Table
-from scorekeeper.web.auth import authorized_table, owned
+from scorekeeper.web.auth import authorized_table, table_player
 from scorekeeper.web.http import json_body, respond
 
 bp = Blueprint("players", __name__)
 player_schema = PlayerSchema()
-
-
-def table_player(table: Table, player_id: int) -> Player:
-    return owned(table, Player, player_id, N_("There is no such player at this table."))
 
 
 @bp.post("/tables/<id:table_id>/players")
@@ -50,8 +42,7 @@ def read_player(table_id: int, player_id: int) -> Response:
     a season's (``from``, ``to``, ``virtual``; a season counts the games that ended in it)."""
     player = table_player(authorized_table(table_id), player_id)
     season: Season = load(SeasonQuerySchema(), request.args.to_dict())["season"]
-    statement = select(Game).where(Game.played_by(player.id), *season.where())
-    statistics = player_statistics(player.id, db.session.execute(statement).scalars())
+    statistics = player_statistics(player.id, season_games_of_player(player.id, season))
     body = {
         "id": player.id,
         "name": player.name,

@@ -6,15 +6,14 @@ from flask import Blueprint, Response, request
 
 from engine.problems import Problem, ProblemCode
 from engine.sentences import N_, Sentence
-from scorekeeper.api.players import table_player
+from scorekeeper.domain.refusals import InvalidRequest
 from scorekeeper.results.head_to_head import head_to_head
 from scorekeeper.results.leaderboard import board, standing
 from scorekeeper.results.ratings import Entrant
 from scorekeeper.results.season import Season
 from scorekeeper.schemas import load
 from scorekeeper.schemas.ratings import HeadToHeadSchema, RatingsSchema, SeasonQuerySchema
-from scorekeeper.services.refusals import InvalidRequest
-from scorekeeper.web.auth import authorized_table
+from scorekeeper.web.auth import authorized_table, table_player
 from scorekeeper.web.http import respond
 
 bp = Blueprint("ratings", __name__)

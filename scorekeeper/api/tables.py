@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from flask import Blueprint, Response, url_for
-from sqlalchemy import select
 from werkzeug.exceptions import Conflict
 
 from scorekeeper.documents import export
+from scorekeeper.results.queries import virtual_game_in_progress
 from scorekeeper.schemas.resources import TableCreateSchema, TableSchema
 from scorekeeper.services import operations
-from scorekeeper.storage.extensions import db
-from scorekeeper.storage.models import Game, GameStatus, Table
 from scorekeeper.web.auth import authorized_table
 from scorekeeper.web.http import json_body, respond
 from scorekeeper.web.i18n import gettext
+
+if TYPE_CHECKING:
+    from scorekeeper.storage.models import Table
 
 bp = Blueprint("tables", __name__)
 table_schema = TableSchema()
@@ -51,13 +54,7 @@ def export_table(table_id: int) -> Response:
     """The table as one document (``scorekeeper import`` reads it), once none of its virtual
     games is in progress: their seeds would tell every hand still to be played."""
     table = authorized_table(table_id)
-    playing = db.session.scalar(
-        select(Game.id)
-        .where(Game.table_id == table.id, Game.seed.is_not(None))
-        .where(Game.status == GameStatus.IN_PROGRESS)
-        .order_by(Game.id)
-        .limit(1)
-    )
+    playing = virtual_game_in_progress(table.id)
     if playing is not None:
         raise Conflict(
             gettext(

@@ -16,8 +16,9 @@ from flask import Flask
 from flask.cli import with_appcontext
 from sqlalchemy import func, select
 
+from scorekeeper.domain.games import GameStatus
 from scorekeeper.storage.extensions import db
-from scorekeeper.storage.models import Game, GameStatus, Player, Table
+from scorekeeper.storage.models import Game, Player, Table
 
 COLUMNS = ("id", "players", "games", "in progress", "created", "last played", "name")
 """The listing's columns. The name comes last: it is the only one of any length, so the

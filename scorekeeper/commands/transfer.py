@@ -16,7 +16,7 @@ from flask_migrate import cli as migrate_cli
 from sqlalchemy import select
 
 from scorekeeper.documents import export, importing
-from scorekeeper.services.refusals import InvalidRequest
+from scorekeeper.domain.refusals import InvalidRequest
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Hand, Table
 from scorekeeper.storage.transactions import one_write

@@ -26,12 +26,12 @@ from engine.sentences import N_, Fact
 from engine.sheet import ScoreSheet
 from engine.virtual_game import VirtualGame
 from scorekeeper.documents.export import FORMAT, VERSION
+from scorekeeper.domain.credentials import new_token, token_hash
+from scorekeeper.domain.refusals import InvalidRequest
 from scorekeeper.jsonio import parse_json
 from scorekeeper.names import name_key
 from scorekeeper.schemas.loading import load
 from scorekeeper.schemas.transfer import TableDocumentSchema
-from scorekeeper.services.credentials import new_token, token_hash
-from scorekeeper.services.refusals import InvalidRequest
 from scorekeeper.storage import running_totals
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Game, Hand, Player, Seat, Side, Table, VirtualMove

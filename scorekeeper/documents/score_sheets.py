@@ -11,14 +11,13 @@ and on a sheet "Player A" or "Team A").
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any
 
 from engine import read_report, read_sheet
 from engine.report import read_rules
+from scorekeeper.domain.games import SideKind
 from scorekeeper.schemas import HandReportSchema, ScoreSheetSchema, load
 
-SideKind = Literal["side", "player", "team"]
-"""What an unnamed side is called after: a report's side, a sheet's player or a sheet's team."""
 Unnamed = Callable[[SideKind, int], str]
 """The name of the unnamed side at an index, by its kind."""
 

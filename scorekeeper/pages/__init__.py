@@ -4,12 +4,22 @@ from __future__ import annotations
 
 from flask import Blueprint, session
 
-from scorekeeper.pages import games, hands, history, install, queue, ratings, tables, virtual
+from scorekeeper.pages import (
+    games,
+    hands,
+    history,
+    install,
+    play,
+    queue,
+    ratings,
+    tables,
+    virtual,
+)
 from scorekeeper.web.page_cache import kept_offline
 from scorekeeper.web.words import seat_label, side_label
 
 bp = Blueprint("pages", __name__)
-for screen in (tables, games, hands, history, ratings, virtual, install, queue):
+for screen in (tables, games, hands, history, ratings, virtual, play, install, queue):
     bp.register_blueprint(screen.bp)
 # A stored seat's or side's name in the page's language (computers by their level).
 bp.add_app_template_global(seat_label)

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import hashlib
+from typing import TYPE_CHECKING
 
 from flask import current_app, request, session
 from flask_wtf.csrf import generate_csrf
-from sqlalchemy import select
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
 from engine.sentences import N_
-from scorekeeper.services.credentials import token_hash
-from scorekeeper.storage.extensions import db
-from scorekeeper.storage.models import Table
+from scorekeeper.results.queries import table_by_token, tables_by_tokens
 from scorekeeper.web.security import ONE_YEAR, is_https
+
+if TYPE_CHECKING:
+    from scorekeeper.storage.models import Table
 
 
 def cookie_name(table_id: int) -> str:
@@ -24,11 +25,17 @@ def cookie_name(table_id: int) -> str:
 def page_table(table_id: int) -> Table:
     """The table whose token this phone holds; 404 otherwise (as the API, no existence leak)."""
     token = request.cookies.get(cookie_name(table_id), "")
-    table = db.session.execute(
-        select(Table).where(Table.token_hash == token_hash(token))
-    ).scalar_one_or_none()
+    return opened_table(
+        table_id, token, N_("This phone has not joined that table: open its share link or QR code.")
+    )
+
+
+def opened_table(table_id: int, token: str, refused: str) -> Table:
+    """Table ``table_id``, if ``token`` opens it; 404 saying ``refused`` (a msgid) otherwise,
+    as the API does: no existence leak."""
+    table = table_by_token(token)
     if table is None or table.id != table_id:
-        raise NotFound(N_("This phone has not joined that table: open its share link or QR code."))
+        raise NotFound(refused)
     return table
 
 
@@ -61,13 +68,10 @@ def joined_tables() -> list[Table]:
     for name, token in request.cookies.items():
         number = name.removeprefix("table_")
         if name.startswith("table_") and number.isascii() and number.isdigit():
-            claimed[token_hash(token)] = int(number)
-    if not claimed:
-        return []
-    tables = db.session.execute(
-        select(Table).where(Table.token_hash.in_(claimed)).order_by(Table.id)
-    ).scalars()
-    return [table for table in tables if claimed[table.token_hash] == table.id]
+            claimed[token] = int(number)
+    opened = tables_by_tokens(claimed)
+    joined = [table for token, table in opened.items() if claimed[token] == table.id]
+    return sorted(joined, key=lambda table: table.id)
 
 
 def form_key() -> str:

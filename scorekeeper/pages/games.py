@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
 
 from engine.report import variant_problem
 from engine.rules import GAME_TARGET, SUPPORTED_PLAYERS, VARIANT_ENUMS, Rules, UnknownVariant
 from engine.sentences import N_
+from scorekeeper.domain.refusals import GameClosed, InvalidRequest
 from scorekeeper.pages.access import form_key, page_table
 from scorekeeper.pages.charts import score_chart
 from scorekeeper.pages.forms import whole_number
@@ -19,21 +20,20 @@ from scorekeeper.results.standings import game_view
 from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import GameCreateSchema
 from scorekeeper.services import operations, virtual
-from scorekeeper.services.refusals import GameClosed, InvalidRequest
-from scorekeeper.storage.models import Game, Table
 from scorekeeper.web import live
-from scorekeeper.web.auth import owned
+from scorekeeper.web.auth import table_game
 from scorekeeper.web.i18n import language, language_asked, say, use_language
 from scorekeeper.web.words import in_language, level_name
+
+if TYPE_CHECKING:
+    from scorekeeper.storage.models import Game, Table
 
 bp = Blueprint("games", __name__)
 
 
 def page_game(table_id: int, game_id: int) -> tuple[Table, Game]:
     table = page_table(table_id)
-    return table, owned(
-        table, Game, game_id, N_("There is no such game at this table."), *Game.everything()
-    )
+    return table, table_game(table, game_id)
 
 
 @bp.route("/t/<id:table_id>/games/new", methods=["GET", "POST"])

@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.exceptions import NotFound
 
 from engine import InvalidReport, Problem
 from engine.sentences import N_
+from scorekeeper.domain.refusals import (
+    GameClosed,
+    InvalidRequest,
+    Missing,
+    NotTheLastHand,
+    NotTheNextHand,
+    StaleVersion,
+    VersionRequired,
+)
 from scorekeeper.pages.forms import (
     CLAIMS,
     card_limits,
@@ -26,18 +35,13 @@ from scorekeeper.results.standings import game_view
 from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import HandEntrySchema
 from scorekeeper.services import operations
-from scorekeeper.services.refusals import (
-    GameClosed,
-    InvalidRequest,
-    Missing,
-    NotTheLastHand,
-    StaleVersion,
-    VersionRequired,
-)
-from scorekeeper.storage.models import Game, Hand, Table
-from scorekeeper.web.http import idempotent_form, versions_read
+from scorekeeper.web.http import versions_read
 from scorekeeper.web.i18n import gettext, say, use_language
-from scorekeeper.web.transactions import reads_only, start_over
+from scorekeeper.web.idempotency import idempotent_form
+from scorekeeper.web.transactions import reads_only, unwritten
+
+if TYPE_CHECKING:
+    from scorekeeper.storage.models import Game, Hand, Table
 
 bp = Blueprint("hands", __name__)
 entry_schema = HandEntrySchema()
@@ -110,10 +114,7 @@ def new_hand(table_id: int, game_id: int) -> Any:
         return _form_again(table, game)
     scoreboard = url_for("pages.games.scoreboard", table_id=table_id, game_id=game_id)
     return idempotent_form(
-        table.id,
-        scoreboard,
-        lambda key: operations.locked_game_keyed(table, game.id, key),
-        lambda locked: _record_hand(table, game, locked, scoreboard),
+        table, game.id, scoreboard, lambda locked: _record_hand(table, game, locked, scoreboard)
     )
 
 
@@ -127,15 +128,16 @@ def _record_hand(table: Table, game: Game, locked: Game, scoreboard: str) -> Any
         # Save tapped on the form as it opens: a hand where nobody scored is recorded only when
         # the person says so.
         return _form_page(table, game, request.form, [], empty=True), 422
-    expected = whole_number(request.form.get("number"))
-    if expected is not None and expected != len(locked.hands) + 1:
-        last = locked.hands[-1] if locked.hands else None
-        if last is not None and last.number == expected and last.report == document:
-            start_over()  # nothing recorded now, so this key claims no answer
-            return redirect(scoreboard)  # the same form sent twice: recorded once
-        return _form_page(table, locked, request.form, [], notice=RECORDED_ELSEWHERE), 409
+    number = whole_number(request.form.get("number"))
     try:
-        operations.add_hand(locked, document)
+        operations.add_hand(locked, document, number)
+    except NotTheNextHand:
+        last = locked.hands[-1] if locked.hands else None
+        if last is not None and last.number == number and last.report == document:
+            # The same form sent twice: recorded once. Nothing is recorded now, so the key's
+            # claim is rolled back with the refusal, and this answer stays a redirect.
+            unwritten(redirect(scoreboard))
+        return _form_page(table, locked, request.form, [], notice=RECORDED_ELSEWHERE), 409
     except InvalidReport as refused:
         return _form_page(table, game, request.form, list(refused.problems)), 422
     except GameClosed as over:
@@ -196,10 +198,7 @@ def correct_hand(table_id: int, game_id: int, number: int) -> Any:
         return _form_again(table, game, hand)
     scoreboard = url_for("pages.games.scoreboard", table_id=table_id, game_id=game_id)
     return idempotent_form(
-        table.id,
-        scoreboard,
-        lambda key: operations.locked_game_keyed(table, game.id, key),
-        lambda locked: _record_correction(table, game, locked, hand),
+        table, game.id, scoreboard, lambda locked: _record_correction(table, game, locked, hand)
     )
 
 
@@ -215,16 +214,15 @@ def _record_correction(table: Table, game: Game, locked: Game, hand: Hand) -> An
     except InvalidReport as refused:
         return _form_page(table, game, request.form, list(refused.problems), hand), 422
     except (StaleVersion, VersionRequired, Missing):
-        start_over()  # the current version is read again, afresh
-        return _current_version(table, game_id, number)
+        return _current_version(table, locked, number)
     except GameClosed as closed:
         return _form_page(table, game, request.form, [], hand, say(closed.sentence)), 409
     return redirect(url_for("pages.games.scoreboard", table_id=table_id, game_id=game_id))
 
 
-def _current_version(table: Table, game_id: int, number: int) -> Any:
-    """The correction form again, filled with the hand as it is now, and why."""
-    _, game = page_game(table.id, game_id)
+def _current_version(table: Table, game: Game, number: int) -> Any:
+    """The correction form again, filled with the hand as it is now in ``game`` (read locked,
+    so as the last change left it), and why."""
     hand = next((h for h in game.hands if h.number == number), None)
     if hand is None:
         raise NotFound(gettext("Hand %(number)s was undone on another phone.", number=number))

@@ -2,24 +2,27 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from flask import Blueprint, Response, render_template, request
-from sqlalchemy import select
 
 from engine.sentences import N_
 from engine.vocabulary import Language
 from scorekeeper.documents.history_csv import csv_download, history_file
 from scorekeeper.pages.access import page_table
 from scorekeeper.pages.ratings import season_asked, season_links
+from scorekeeper.results.season import season_games_of_table
 from scorekeeper.results.standings import (
     finished_games,
     history_rows,
     player_statistics,
     table_ratings,
 )
-from scorekeeper.storage.extensions import db
-from scorekeeper.storage.models import Game, Seat, Side
 from scorekeeper.web.i18n import gettext, language, pgettext
 from scorekeeper.web.words import seat_label, side_label
+
+if TYPE_CHECKING:
+    from scorekeeper.storage.models import Game, Seat, Side
 
 bp = Blueprint("history", __name__)
 
@@ -30,8 +33,7 @@ def history(table_id: int) -> str:
     (every game by default)."""
     table = page_table(table_id)
     season = season_asked()
-    statement = select(Game).where(Game.table_id == table.id, *season.where())
-    games = list(db.session.execute(statement.options(*Game.everything())).scalars())
+    games = season_games_of_table(table.id, season)
     statistics = [(player, player_statistics(player.id, games)) for player in table.players]
     finished = finished_games(table, season)
     # A row per seat, in the order history_rows gives them: computers named in the page's language.

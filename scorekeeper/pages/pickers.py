@@ -9,10 +9,12 @@ server, so it works without JavaScript, and each stays a picker: anyone can chan
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from werkzeug.datastructures import MultiDict
 
-from scorekeeper.storage.models import Player
+if TYPE_CHECKING:
+    from scorekeeper.storage.models import Player
 
 
 def obvious_seating(players: Sequence[Player], seats: int) -> list[Player] | None:

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from datetime import date
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import flask_babel
 from babel.numbers import get_decimal_symbol, get_group_symbol
 from flask import Blueprint, render_template, request, url_for
-from sqlalchemy import select
 
 from engine.sentences import N_
 from scorekeeper.pages.access import page_table
@@ -17,14 +16,15 @@ from scorekeeper.pages.trends import trend_chart
 from scorekeeper.results.head_to_head import head_to_head
 from scorekeeper.results.leaderboard import Standing, board, standing
 from scorekeeper.results.ratings import Entrant
-from scorekeeper.results.season import Season
+from scorekeeper.results.season import Season, season_games_of_player
 from scorekeeper.results.standings import player_statistics
 from scorekeeper.schemas import load
 from scorekeeper.schemas.ratings import SeasonQuerySchema
-from scorekeeper.storage.extensions import db
-from scorekeeper.storage.models import Game, Player, Table
-from scorekeeper.web.auth import owned
+from scorekeeper.web.auth import table_player
 from scorekeeper.web.words import level_name
+
+if TYPE_CHECKING:
+    from scorekeeper.storage.models import Table
 
 bp = Blueprint("ratings", __name__)
 SEASON_FIELDS = ("from", "to", "virtual")
@@ -100,7 +100,7 @@ def leaderboard(table_id: int) -> str:
 def player_page(table_id: int, player_id: int) -> str:
     """A player's rating and statistics, their trends, and their record against each other."""
     table = page_table(table_id)
-    player = owned(table, Player, player_id, N_("There is no such player at this table."))
+    player = table_player(table, player_id)
     season = season_asked()
     kept = standing(table.id, season)
     me = Entrant(player.id)
@@ -109,16 +109,11 @@ def player_page(table_id: int, player_id: int) -> str:
         table=table,
         player=player,
         rating=kept.ledger.current.get(me),
-        statistics=player_statistics(player.id, _season_games(player, season)),
+        statistics=player_statistics(player.id, season_games_of_player(player.id, season)),
         trend=_trend(kept, me),
         rivals=_rivals(table, kept, me),
         **season_links(season),
     )
-
-
-def _season_games(player: Player, season: Season) -> list[Game]:
-    statement = select(Game).where(Game.played_by(player.id), *season.where())
-    return list(db.session.execute(statement.options(*Game.everything())).scalars())
 
 
 def _trend(kept: Standing, me: Entrant) -> dict[str, Any] | None:

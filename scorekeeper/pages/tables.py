@@ -2,35 +2,39 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, parse_qsl, urlencode, urlsplit
 
 import segno
 from flask import Blueprint, make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
-from sqlalchemy import select
-from sqlalchemy.orm import selectinload
-from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
 from engine.problems import ProblemCode
 from engine.sentences import N_
+from scorekeeper.domain.refusals import InvalidRequest, NameTaken
 from scorekeeper.pages.access import (
     cookie_name,
     forget,
     joined_tables,
+    opened_table,
     page_table,
     remember,
 )
+from scorekeeper.results.queries import table_games
 from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import PlayerCreateSchema, TableCreateSchema
 from scorekeeper.services import operations
-from scorekeeper.services.credentials import token_hash
-from scorekeeper.services.refusals import InvalidRequest, NameTaken
-from scorekeeper.storage.extensions import db
-from scorekeeper.storage.models import Game, Seat, Side, Table
 from scorekeeper.web.i18n import LANGUAGE_COOKIE, say, use_language
 
+if TYPE_CHECKING:
+    from scorekeeper.storage.models import Table
+
 bp = Blueprint("tables", __name__)
+
+INVALID_SHARE_LINK = N_("This share link is not valid (the table's token may have been changed).")
+TABLE_PAGE_GAMES = 50
+"""The table's page lists its latest games, up to this many."""
 
 
 JOINED_HEADER = "Tables-Joined"
@@ -69,13 +73,11 @@ def join(table_id: int) -> Response | str:
         return render_template("pages/join.html", table_id=table_id)
     given = request.form.get("token", "") if request.method == "POST" else request.args["token"]
     token = _token_in(given)
-    table = db.session.execute(
-        select(Table).where(Table.token_hash == token_hash(token))
-    ).scalar_one_or_none()
-    if table is None or table.id != table_id:
-        raise NotFound(
-            N_("This share link is not valid (the table's token may have been changed).")
-        )
+    opened_table(
+        table_id,
+        token,
+        N_("This share link is not valid (the table's token may have been changed)."),
+    )
     return remember(redirect(url_for("pages.tables.table", table_id=table_id)), table_id, token)
 
 
@@ -121,13 +123,7 @@ def table(table_id: int) -> Response:
 
 
 def table_page(table: Table, errors: dict[str, str] | None = None) -> str:
-    games = db.session.execute(
-        select(Game)
-        .where(Game.table_id == table.id)
-        .order_by(Game.id.desc())
-        .limit(50)
-        .options(selectinload(Game.sides).selectinload(Side.seats).joinedload(Seat.player))
-    ).scalars()
+    games = table_games(table.id, limit=TABLE_PAGE_GAMES)
     token = request.cookies[cookie_name(table.id)]
     share = url_for("pages.tables.join", table_id=table.id, _external=True) + "#" + token
     return render_template(

@@ -22,11 +22,12 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+from scorekeeper.domain.games import GameStatus
+from scorekeeper.domain.levels import level_key, level_named
 from scorekeeper.results.ratings import Entrant, Ledger, Result, replay
 from scorekeeper.results.season import Season
-from scorekeeper.services.levels import level_key, level_named
 from scorekeeper.storage.extensions import db
-from scorekeeper.storage.models import Game, GameStatus, Seat, Side
+from scorekeeper.storage.models import Game, Seat, Side
 
 KEPT_LEDGERS = 64
 """How many (table, season) ledgers a process keeps: a few seasons of a few busy tables."""

@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlalchemy import ColumnElement
 
+from scorekeeper.results.queries import games_where
 from scorekeeper.storage.models import Game
 
 
@@ -74,3 +75,13 @@ class Season:
     def query(self) -> dict[str, str]:
         """The query parameters that ask for this season (the unset ones left out), for links."""
         return {key: value for key, value in self.to_dict().items() if value and value != "include"}
+
+
+def season_games_of_player(player_id: int, season: Season) -> list[Game]:
+    """The games ``player_id`` sat in that ``season`` counts, with their sides, seats and hands."""
+    return games_where([Game.played_by(player_id), *season.where()])
+
+
+def season_games_of_table(table_id: int, season: Season) -> list[Game]:
+    """The table's games that ``season`` counts, with their sides, seats and hands."""
+    return games_where([Game.table_id == table_id, *season.where()])

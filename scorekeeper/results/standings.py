@@ -14,12 +14,13 @@ from sqlalchemy import select
 
 from engine import Outcome
 from engine.scoring import COUP_FOURRE_POINTS
+from scorekeeper.domain.games import GameStatus
+from scorekeeper.domain.levels import level_key
 from scorekeeper.results.leaderboard import ratings_after, standing
 from scorekeeper.results.ratings import Entrant
 from scorekeeper.results.season import Season
-from scorekeeper.services.levels import level_key, seat_name
 from scorekeeper.storage.extensions import db
-from scorekeeper.storage.models import Game, GameStatus, Hand, Seat, Table
+from scorekeeper.storage.models import Game, Hand, Seat, Table
 
 ALL_TIME = Season()
 
@@ -62,7 +63,7 @@ def game_view(game: Game, with_hands: bool = True) -> dict[str, Any]:
                         "player_id": seat.player_id,
                         "computer": seat.computer,
                         "level": level_key(seat.computer),
-                        "name": seat_name(seat),
+                        "name": seat.name,
                     }
                     for seat in side.seats
                 ],
@@ -217,7 +218,7 @@ def history_rows(
                     "side": side.index,
                     "side_name": side.name,
                     "player_id": seat.player_id,
-                    "player": seat_name(seat),
+                    "player": seat.name,
                     "virtual": game.virtual,
                     "total": game.totals[side.index],
                     "result": result,

@@ -11,9 +11,9 @@ from marshmallow import ValidationError, fields, validate
 
 from engine.cards import DISTANCE_VALUES
 from engine.sentences import N_
+from scorekeeper.domain.levels import ACCEPTED, level_named
 from scorekeeper.names import NAME_LIMIT, name_problem, normal_name
 from scorekeeper.schemas.loading import Said
-from scorekeeper.services.levels import ACCEPTED, level_named
 
 LIMIT = 10**9
 """No count, distance or index at a card table comes near a billion; beyond it a number is junk."""
@@ -160,7 +160,7 @@ class Name(Text):
 class ComputerLevel(fields.String):
     """A computer seat's player, by its level (``club``) or its technical name (``strong``):
     loaded as the technical name, which is what a seat stores
-    (:mod:`scorekeeper.services.levels`)."""
+    (:mod:`scorekeeper.domain.levels`)."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
         name = super()._deserialize(value, attr, data, **kwargs)

@@ -9,7 +9,7 @@ from marshmallow import Schema, ValidationError
 
 from engine.problems import Problem, ProblemCode, pointer
 from engine.sentences import N_, Fact, Sentence
-from scorekeeper.services.refusals import InvalidRequest
+from scorekeeper.domain.refusals import InvalidRequest
 
 
 def load(schema: Schema, data: Any) -> dict[str, Any]:

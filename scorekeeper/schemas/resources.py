@@ -6,9 +6,9 @@ from marshmallow import RAISE, Schema, fields, validate
 
 from engine.cards import Card
 from engine.rules import SUPPORTED_PLAYERS
+from scorekeeper.domain.games import GameStatus
 from scorekeeper.schemas.fields import ComputerLevel, Name, StrictInteger, Text, UtcDateTime
 from scorekeeper.schemas.reports import HandSchema
-from scorekeeper.storage.models import GameStatus
 
 MAX_PAGE = 100
 
@@ -92,6 +92,12 @@ class GameQuerySchema(Strict):
 
 class HandEntrySchema(HandSchema):
     """A hand entered into a game: the game gives the players, the variants and the side names."""
+
+
+class NewHandSchema(HandEntrySchema):
+    """A new hand of a game; ``number``, if given, is the hand it must be (409 otherwise)."""
+
+    number = StrictInteger(validate=validate.Range(min=1, max=2**31 - 1))
 
 
 # -- responses -----------------------------------------------------------------------------------

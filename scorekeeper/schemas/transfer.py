@@ -10,10 +10,10 @@ from marshmallow import ValidationError, fields, validate
 
 from engine.rules import SUPPORTED_PLAYERS
 from engine.sentences import N_
+from scorekeeper.domain.games import GameStatus
 from scorekeeper.schemas.fields import Name, StrictBoolean, StrictInteger, Text
 from scorekeeper.schemas.loading import Said
 from scorekeeper.schemas.resources import Strict
-from scorekeeper.storage.models import GameStatus
 
 MAX_ID = 2**31 - 1
 

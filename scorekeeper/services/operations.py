@@ -1,7 +1,7 @@
 """Every write of a table: the engine decides, these functions stage its decision.
 
 They take plain values (never the request) and speak the domain, never HTTP: a refusal is one of
-:mod:`scorekeeper.services.refusals` or the engine's, and a change to a hand names the versions
+:mod:`scorekeeper.domain.refusals` or the engine's, and a change to a hand names the versions
 it was read at. So the API, the pages and the command line share them. They flush and never
 commit: the request's transaction (:mod:`scorekeeper.web.transactions`) or the command
 commits the whole write at once, or nothing of it. A change to a game works on the game's row
@@ -14,29 +14,31 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Select, bindparam, func, select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from engine import Problem, ProblemCode, Rules
 from engine.scoring import HandScore
 from engine.sentences import N_, Fact
 from engine.sheet import ScoreSheet
-from scorekeeper.names import first_repeat, team_name
-from scorekeeper.services.credentials import new_token, token_hash
-from scorekeeper.services.refusals import (
+from scorekeeper.domain.credentials import new_token, token_hash
+from scorekeeper.domain.games import GameStatus
+from scorekeeper.domain.refusals import (
     GameClosed,
     InvalidRequest,
     Missing,
     NameTaken,
     NotNow,
     NotTheLastHand,
+    NotTheNextHand,
     StaleVersion,
     VersionRequired,
 )
+from scorekeeper.names import first_repeat, team_name
 from scorekeeper.storage import running_totals
 from scorekeeper.storage.extensions import db
-from scorekeeper.storage.locks import KEY_PARAMETER, LockedWithKey, locking, with_key_record
-from scorekeeper.storage.models import Game, GameStatus, Hand, Player, Seat, Side, Table, utcnow
+from scorekeeper.storage.locks import LockedGame, lock_game
+from scorekeeper.storage.models import Game, Hand, Player, Seat, Side, Table, utcnow
 
 
 def create_table(name: str) -> tuple[Table, str]:
@@ -171,48 +173,42 @@ def _seating_problems(
     return problems
 
 
-_LOCKED = locking(
-    select(Game)
-    .where(Game.id == bindparam("game_id"), Game.table_id == bindparam("table_id"))
-    .options(*Game.everything())
-)
-_LOCKED_KEYED = with_key_record(_LOCKED)
-"""Both built once: building a statement costs as much as running it."""
-
-
 def locked_game(table: Table, game_id: int) -> Game:
     """The table's game ``game_id``, its row locked for the rest of the transaction."""
-    game: Game = _locked(_LOCKED, table, game_id, {})[0]
-    return game
+    return locked_for_key(table, game_id, None).game
 
 
-def locked_game_keyed(table: Table, game_id: int, key: str | None) -> LockedWithKey:
-    """:func:`locked_game`, and in the same query the record of the idempotency ``key`` (the
-    game before the key: the one lock order of every write of a hand,
-    :mod:`scorekeeper.storage.locks`)."""
-    row = _locked(_LOCKED_KEYED, table, game_id, {KEY_PARAMETER: key})
-    return row[0], row[1]
-
-
-def _locked(
-    statement: Select[Any], table: Table, game_id: int, parameters: Mapping[str, Any]
-) -> tuple[Any, ...]:
-    row = db.session.execute(
-        statement, {"game_id": game_id, "table_id": table.id, **parameters}
-    ).one_or_none()
-    if row is None:
+def locked_for_key(
+    table: Table, game_id: int, key: str | None, *, hands: bool = True
+) -> LockedGame:
+    """:func:`locked_game` (without its hands unless ``hands``), and in the same query the
+    record of the idempotency ``key``: the game before the key, the one lock order of every
+    write of a hand (:mod:`scorekeeper.storage.locks`)."""
+    locked = lock_game(table.id, game_id, key=key, hands=hands)
+    if locked is None:
         raise Missing(N_("There is no such game at this table."))
-    return tuple(row)
+    return locked
 
 
-def add_hand(game: Game, document: Mapping[str, Any]) -> Hand:
+def add_hand(game: Game, document: Mapping[str, Any], number: int | None = None) -> Hand:
     """Check the hand, score it, store it with its breakdown and add it to the game's kept
-    totals (with its idempotency record, in the request's transaction). ``game`` is locked;
-    its sides are all this reads of it, never its hands."""
+    totals. ``game`` is locked; its sides are all this reads of it, never its hands. With a
+    ``number``, the hand is recorded only as that hand of the game: a phone that says which
+    hand it records never records one after another phone's without seeing it."""
     _require_open(game)
     if game.status == GameStatus.FINISHED:
         raise GameClosed(
             N_("The game is over: no hand can be added. Correct or undo a hand instead.")
+        )
+    next_number = game.hand_count + 1
+    if number is not None and number != next_number:
+        raise NotTheNextHand(
+            N_(
+                "The game's next hand is hand %(next)s, not hand %(number)s: another phone may "
+                "have recorded a hand meanwhile. Read the game again before recording this one."
+            ),
+            next=next_number,
+            number=number,
         )
     # A hand is checked on its own (RULES.md §11); what came before matters only through the
     # game's end, which its kept status already says.
@@ -380,7 +376,7 @@ __all__ = [
     "game_count",
     "invalid_request",
     "locked_game",
-    "locked_game_keyed",
+    "locked_for_key",
     "rename_player",
     "rotate_token",
     "start_game",

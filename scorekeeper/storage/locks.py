@@ -10,34 +10,66 @@ record in the locking query also spares a statement while the lock is held.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypeVarTuple
 
-from sqlalchemy import Select, and_, bindparam
+from sqlalchemy import Select, and_, bindparam, select
+from sqlalchemy.orm import joinedload
 
+from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Game, IdempotencyRecord
 
+_Row = TypeVarTuple("_Row")
 
-def locking(statement: Select[Any]) -> Select[Any]:
+
+@dataclass(frozen=True, slots=True)
+class LockedGame:
+    """A game whose row is locked for the rest of the transaction, and the record of the
+    request's idempotency key (None for a new key, or a request without one)."""
+
+    game: Game
+    key_record: IdempotencyRecord | None = None
+
+
+def locking(statement: Select[*_Row]) -> Select[*_Row]:
     """``statement`` (a query of one game) locking the game's row, and reading it as locked."""
     return statement.with_for_update(of=Game).execution_options(populate_existing=True)
 
 
-def with_key_record(statement: Select[Any]) -> Select[Any]:
-    """``statement`` (one game, its row locked) with, beside the game, the record of the key
-    bound as ``:idempotency_key`` (None if the key is new, or with no key): the key is looked up
-    in the locking query, with no statement of its own while the lock is held. Built once, when
-    a view module is imported."""
-    return statement.add_columns(IdempotencyRecord).outerjoin(
-        IdempotencyRecord,
-        and_(
-            IdempotencyRecord.table_id == Game.table_id,
-            IdempotencyRecord.key == bindparam(KEY_PARAMETER),
-        ),
+def _locked_with_key(*options: Any) -> Select[Game, IdempotencyRecord]:
+    """Game ``:game_id`` of table ``:table_id`` locked, loading what ``options`` say, with the
+    record of the key bound as ``:key`` beside it."""
+    statement = (
+        select(Game, IdempotencyRecord)
+        .where(Game.id == bindparam("game_id"), Game.table_id == bindparam("table_id"))
+        .outerjoin(
+            IdempotencyRecord,
+            and_(
+                IdempotencyRecord.table_id == Game.table_id,
+                IdempotencyRecord.key == bindparam("key"),
+            ),
+        )
+        .options(*options)
     )
+    return locking(statement)
 
 
-KEY_PARAMETER = "idempotency_key"
-"""The name :func:`with_key_record` binds the request's key to."""
+_WITH_HANDS = _locked_with_key(*Game.everything())
+_SIDES_ONLY = _locked_with_key(joinedload(Game.sides))
+"""Both built once: building a statement costs as much as running it. A new hand needs the
+sides' names (its breakdown names them), never the other hands."""
 
-LockedWithKey = tuple[Game, IdempotencyRecord | None]
-"""A game locked by a :func:`with_key_record` query, and its key's record."""
+
+def lock_game(
+    table_id: int, game_id: int, *, key: str | None = None, hands: bool = True
+) -> LockedGame | None:
+    """Game ``game_id`` of table ``table_id`` locked, with its sides and seats and, if
+    ``hands``, its hands; and the record of the idempotency ``key``. None if the table has no
+    such game."""
+    statement = _WITH_HANDS if hands else _SIDES_ONLY
+    row = (
+        db.session.execute(statement, {"game_id": game_id, "table_id": table_id, "key": key})
+        .unique()
+        .one_or_none()
+    )
+    return None if row is None else LockedGame(row[0], row[1])

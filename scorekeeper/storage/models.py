@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import (
@@ -40,6 +39,8 @@ from sqlalchemy.orm.strategy_options import _AbstractLoad
 
 from engine import Rules, ScoreSheet
 from engine.scoring import HandScore
+from scorekeeper.domain.games import GameStatus, game_etag
+from scorekeeper.domain.levels import computer_name
 from scorekeeper.names import NAME_LIMIT, name_key
 from scorekeeper.storage.extensions import db
 
@@ -47,14 +48,6 @@ from scorekeeper.storage.extensions import db
 def utcnow() -> datetime:
     """Now in UTC, stored without a zone so SQLite and PostgreSQL give back the same value."""
     return datetime.now(UTC).replace(tzinfo=None)
-
-
-class GameStatus(StrEnum):
-    """Where a stored game stands."""
-
-    IN_PROGRESS = "in_progress"
-    FINISHED = "finished"
-    ABANDONED = "abandoned"
 
 
 class Table(db.Model):  # type: ignore[name-defined,misc]
@@ -134,6 +127,7 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     winner: Mapped[int | None]
     """The winning side's index once the game is won."""
 
+    table: Mapped[Table] = relationship()
     sides: Mapped[list[Side]] = relationship(
         back_populates="game", order_by="Side.index", cascade="all, delete-orphan"
     )
@@ -168,12 +162,7 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     def etag(self) -> str:
         """The game's entity tag: changes with every hand added, corrected or undone, and with
         every move of a virtual game."""
-        return Game.etag_of(self.id, self.version)
-
-    @staticmethod
-    def etag_of(game_id: int, version: int) -> str:
-        """The entity tag of version ``version`` of game ``game_id``."""
-        return f"game-{game_id}-v{version}"
+        return game_etag(self.id, self.version)
 
     @staticmethod
     def everything() -> list[_AbstractLoad]:
@@ -221,7 +210,7 @@ class Seat(db.Model):  # type: ignore[name-defined,misc]
 
     In a virtual game a seat is either a player of the table, who acts with the seat's own
     token, or a computer player of the given kind (its technical name: see
-    :mod:`scorekeeper.services.levels`).
+    :mod:`scorekeeper.domain.levels`).
     """
 
     __tablename__ = "seats"
@@ -239,6 +228,13 @@ class Seat(db.Model):  # type: ignore[name-defined,misc]
 
     side: Mapped[Side] = relationship(back_populates="seats")
     player: Mapped[Player | None] = relationship()
+
+    @property
+    def name(self) -> str:
+        """The seat's name as the API answers it: its player's, or its computer's in English."""
+        if self.player is not None:
+            return self.player.name
+        return computer_name(self.seat, self.computer or "")
 
 
 class Hand(db.Model):  # type: ignore[name-defined,misc]

@@ -21,9 +21,10 @@ from sqlalchemy.orm import selectinload
 
 from engine.scoring import HandScore
 from engine.sheet import Outcome, leaders_of, status_of, winner_of
+from scorekeeper.domain.games import GameStatus
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.locks import locking
-from scorekeeper.storage.models import Game, GameStatus, Hand, utcnow
+from scorekeeper.storage.models import Game, Hand, utcnow
 from scorekeeper.storage.transactions import one_snapshot, one_write
 
 KEPT = ("hand_count", "totals", "leaders", "outcome", "winner", "status")

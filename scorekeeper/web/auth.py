@@ -1,23 +1,22 @@
 """Who a request speaks for: the table or the seat whose bearer token it carries (looked up by
-its hash, made in :mod:`scorekeeper.services.credentials`), and what of theirs it may reach."""
+its hash, :mod:`scorekeeper.domain.credentials`), and what of theirs it may reach.
+
+A missing or wrong token is 401; a valid token for another table is 404, so a token never tells
+whether someone else's table exists.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, TypeVar
-
 from flask import request
-from sqlalchemy import Row, Select, bindparam, select
 from werkzeug.datastructures import WWWAuthenticate
 from werkzeug.exceptions import NotFound, Unauthorized
 
 from engine.sentences import N_
-from scorekeeper.services.credentials import token_hash
-from scorekeeper.storage.extensions import db
-from scorekeeper.storage.locks import locking
-from scorekeeper.storage.models import Game, Player, Seat, Table
+from scorekeeper.results import queries
+from scorekeeper.storage.models import Game, Player, Seat, Table, load_hands
 
-_Owned = TypeVar("_Owned", Game, Player)
+NO_SUCH_GAME = N_("There is no such game at this table.")
+NO_SUCH_PLAYER = N_("There is no such player at this table.")
 
 
 def bearer_token() -> str:
@@ -33,26 +32,18 @@ def authorized_seat(table_id: int, game_id: int) -> Seat | None:
     """The seat of game ``game_id`` whose own token the request carries; None if it carries the
     table's token instead (a watcher). 401 for any other token; 404 if the seat's game is not
     ``game_id`` of table ``table_id``."""
-    seat = db.session.execute(
-        select(Seat).where(Seat.token_hash == token_hash(bearer_token()))
-    ).scalar_one_or_none()
+    seat = queries.seat_by_token(bearer_token())
     if seat is None:
         authorized_table(table_id)
         return None
     if seat.side.game_id != game_id or seat.side.game.table_id != table_id:
-        raise NotFound(N_("There is no such game at this table."))
+        raise NotFound(NO_SUCH_GAME)
     return seat
 
 
 def authorized_table(table_id: int) -> Table:
-    """The table the request's bearer token opens, which must be ``table_id``.
-
-    A missing or wrong token is 401; a valid token for another table is 404, so a token never
-    tells whether someone else's table exists.
-    """
-    table = db.session.execute(
-        select(Table).where(Table.token_hash == token_hash(bearer_token()))
-    ).scalar_one_or_none()
+    """The table the request's bearer token opens, which must be ``table_id``."""
+    table = queries.table_by_token(bearer_token())
     if table is None:
         raise _unauthorized("The token is not valid (it may have been rotated).")
     if table.id != table_id:
@@ -60,89 +51,59 @@ def authorized_table(table_id: int) -> Table:
     return table
 
 
-def game_of_token(*options: Any, lock: bool = False) -> Select[Any]:
-    """A query of one game, provided the request's token opens its table, loading what
-    ``options`` say (and locking the game's row for the transaction with ``lock``): run it with
-    :func:`authorized_game`. Built once, when a view module is imported, since building a query
-    costs as much as running it."""
-    statement = _owned_game(Game).options(*options)
-    if lock:
-        # The locked row, not what the session read before.
-        statement = locking(statement)
-    return statement
-
-
-def authorized_game(statement: Select[Any], table_id: int, game_id: int) -> Game:
-    """Game ``game_id`` of table ``table_id`` by ``statement`` (a :func:`game_of_token`): the
-    token and the game checked in one query. The answers are those of :func:`authorized_table`
-    (401, 404), then 404 if the table has no such game."""
-    game: Game = authorized_row(statement, table_id, game_id)[0]
+def table_game(table: Table, game_id: int) -> Game:
+    """The table's game ``game_id``, with everything a view of it needs; 404 otherwise."""
+    game = queries.table_game(table, game_id)
+    if game is None:
+        raise NotFound(NO_SUCH_GAME)
     return game
 
 
-def authorized_row(
-    statement: Select[Any], table_id: int, game_id: int, parameters: Mapping[str, Any] = {}
-) -> tuple[Any, ...]:
-    """The row :func:`authorized_game` reads, for a ``statement`` that selects more beside the
-    game (an idempotency key's record, :func:`scorekeeper.storage.locks.with_key_record`),
-    bound with ``parameters`` too."""
-    row: Row[Any] | None = (
-        db.session.execute(statement, {**_parameters(table_id, game_id), **parameters})
-        .unique()
-        .one_or_none()
-    )
-    if row is None:
-        raise _not_opened(table_id)
-    return tuple(row)
+def table_player(table: Table, player_id: int) -> Player:
+    """The table's player ``player_id``; 404 otherwise, whoever the player belongs to."""
+    player = queries.table_player(table, player_id)
+    if player is None:
+        raise NotFound(NO_SUCH_PLAYER)
+    return player
+
+
+def game_viewed(table_id: int, game_id: int) -> Game:
+    """Game ``game_id`` of table ``table_id`` with its sides, seats, players and hands: the
+    token and the game checked in one query, the hands read in a second."""
+    game = _token_game(table_id, game_id, seated=True)
+    load_hands(game)
+    return game
+
+
+def table_game_with_hands(table_id: int, game_id: int) -> Game:
+    """Game ``game_id`` of table ``table_id`` and its hands, checked as :func:`game_viewed`
+    checks it, reading nothing else of the game."""
+    game = _token_game(table_id, game_id, seated=False)
+    load_hands(game)
+    return game
 
 
 def authorized_game_version(table_id: int, game_id: int) -> int:
     """The version of game ``game_id`` of table ``table_id`` (its ETag), checked as
-    :func:`authorized_game` checks it, in one query that reads no more of the game."""
-    version: int | None = db.session.execute(
-        _GAME_VERSION, _parameters(table_id, game_id)
-    ).scalar_one_or_none()
+    :func:`game_viewed` checks it, in one query that reads no more of the game."""
+    version = queries.game_version_by_token(bearer_token(), table_id, game_id)
     if version is None:
         raise _not_opened(table_id)
     return version
 
 
-def _owned_game(*columns: Any) -> Select[Any]:
-    """Select ``columns`` of game ``:game_id`` of table ``:table_id`` whose token hashes to
-    ``:token_hash``."""
-    return (
-        select(*columns)
-        .select_from(Game)
-        .join(Table, Table.id == Game.table_id)
-        .where(
-            Game.id == bindparam("game_id"),
-            Game.table_id == bindparam("table_id"),
-            Table.token_hash == bindparam("token_hash"),
-        )
-    )
-
-
-_GAME_VERSION = _owned_game(Game.version)
-
-
-def _parameters(table_id: int, game_id: int) -> dict[str, Any]:
-    return {"table_id": table_id, "game_id": game_id, "token_hash": token_hash(bearer_token())}
+def _token_game(table_id: int, game_id: int, *, seated: bool) -> Game:
+    game = queries.game_by_token(bearer_token(), table_id, game_id, seated=seated)
+    if game is None:
+        raise _not_opened(table_id)
+    return game
 
 
 def _not_opened(table_id: int) -> NotFound:
     """Why a game was not found with the request's token: 401 or 404 for the table (raised by
     :func:`authorized_table`), else the table has no such game (returned)."""
     authorized_table(table_id)
-    return NotFound(N_("There is no such game at this table."))
-
-
-def owned(table: Table, model: type[_Owned], id_: int, missing: str, *options: Any) -> _Owned:
-    """The ``model`` row ``id_`` if it belongs to ``table``; 404 otherwise, whoever owns it,
-    saying ``missing`` (a msgid)."""
-    row = db.session.get(model, id_, options=options)
-    if row is None or row.table_id != table.id:
-        raise NotFound(missing)
-    return row
+    return NotFound(NO_SUCH_GAME)
 
 
 def _unauthorized(description: str) -> Unauthorized:

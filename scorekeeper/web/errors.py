@@ -15,13 +15,14 @@ from engine.problems import Problem, ProblemCode
 from engine.report import variant_problem
 from engine.rules import UnknownVariant, UnsupportedPlayerCount
 from engine.sentences import N_
-from scorekeeper.services.refusals import (
+from scorekeeper.domain.refusals import (
     GameClosed,
     InvalidRequest,
     Missing,
     NameTaken,
     NotNow,
     NotTheLastHand,
+    NotTheNextHand,
     Refusal,
     StaleVersion,
     VersionRequired,
@@ -126,6 +127,7 @@ REFUSAL_STATUS: dict[type[Exception], int] = {
     GameClosed: 409,
     NameTaken: 409,
     NotTheLastHand: 409,
+    NotTheNextHand: 409,
     NotNow: 409,
     VersionRequired: 428,
     StaleVersion: 412,

@@ -80,7 +80,7 @@ DATA_WORDS = (
 )
 """Words the templates translate from data (``_(game.status)``): listed here so ``pybabel
 extract`` finds them; the tests check the lists cover their data. The computer levels' words
-are marked where they are defined (:mod:`scorekeeper.services.levels`)."""
+are marked where they are defined (:mod:`scorekeeper.domain.levels`)."""
 
 
 def language() -> Language:

@@ -3,8 +3,8 @@
 Services stage their writes and flush; views answer. Every view is wrapped here. A request that
 may change data (a write method, unless its view is marked :func:`reads_only`) begins its
 transactions as writes (on SQLite, in the writers' queue of :mod:`scorekeeper.storage.sqlite`);
-its answer below 400 commits what it wrote, any other answer, an error raised, or a refusal a
-page answers with a redirect (:func:`start_over`) rolls it all back. A refusal therefore never
+its answer below 400 commits what it wrote; any other answer, or an exception raised (a refusal,
+or a page's redirect raised by :func:`unwritten`), rolls it all back. A refusal therefore never
 leaves half a write, and a commit that fails (the database stopped at that moment) is raised
 inside the view's call, where the app's error handlers answer it (503, not a bare 500).
 
@@ -22,9 +22,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
-from flask import Flask, Response, g, make_response, request
+from flask import Flask, Response, abort, g, make_response, request
+from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.storage import sqlite
 from scorekeeper.storage.extensions import db, has_writes
@@ -41,9 +42,17 @@ def reads_only(view: View) -> View:
     return view
 
 
+def unwritten(answer: BaseResponse) -> NoReturn:
+    """Answer with ``answer`` (a redirect, say), and nothing the request wrote: raised, so the
+    request's transaction rolls it all back, whatever the answer's status. A page refusing a
+    write raises its refusal, or this."""
+    abort(answer)
+
+
 def start_over() -> None:
-    """Undo everything the request wrote so far, and go on reading: a refusal that a page answers
-    with a redirect, or an answer found committed by another request meanwhile."""
+    """Undo everything the request wrote so far, and go on reading: for the web layer's own
+    flows alone (an idempotent write finding its key's answer committed by another request
+    meanwhile); a view raises its refusal instead."""
     db.session.rollback()
 
 

@@ -2,7 +2,7 @@
 sit on, their levels, and the sides a scored report or sheet leaves unnamed.
 
 The database and the API keep a stored game's English names ("Computer 2 (Club)", made by
-:func:`scorekeeper.services.levels.computer_name`); a page says them in its reader's language,
+:func:`scorekeeper.domain.levels.computer_name`); a page says them in its reader's language,
 from the same lazy markers, here where the language is known. A report or sheet scored without
 being stored has nothing to keep: the API names its unnamed sides in the asker's language.
 """
@@ -16,9 +16,9 @@ from flask import after_this_request, g, has_request_context
 from werkzeug.wrappers import Response
 
 from engine.sentences import N_
-from scorekeeper.documents.score_sheets import SideKind
+from scorekeeper.domain.games import SideKind
+from scorekeeper.domain.levels import COMPUTER_NAME, Strength, level_named
 from scorekeeper.names import team_name
-from scorekeeper.services.levels import COMPUTER_NAME, Strength, level_named, seat_name
 from scorekeeper.web.i18n import gettext
 
 UNNAMED: dict[SideKind, str] = {
@@ -100,7 +100,7 @@ def in_language(view: dict[str, Any]) -> dict[str, Any]:
 
 def seat_label(seat: Any) -> str:
     """A stored seat's (:class:`scorekeeper.storage.models.Seat`) name in the request's language."""
-    return local_seat_name({"seat": seat.seat, "computer": seat.computer, "name": seat_name(seat)})
+    return local_seat_name({"seat": seat.seat, "computer": seat.computer, "name": seat.name})
 
 
 def side_label(side: Any) -> str:
@@ -108,7 +108,7 @@ def side_label(side: Any) -> str:
     only a virtual game's sides can hold a computer, so a game at the table's keep their name."""
     if not side.game.virtual:
         return str(side.name)
-    seats = [{"seat": s.seat, "computer": s.computer, "name": seat_name(s)} for s in side.seats]
+    seats = [{"seat": s.seat, "computer": s.computer, "name": s.name} for s in side.seats]
     return local_side_name(side.name, seats)
 
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from scorekeeper.domain.levels import ACCEPTED, LEVELS
 from scorekeeper.services import virtual
-from scorekeeper.services.levels import ACCEPTED, LEVELS
 from tests.api.conftest import TableAccess
 
 

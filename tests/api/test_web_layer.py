@@ -14,8 +14,8 @@ from sqlalchemy import func, select
 
 from engine.errors import EngineError, IllegalMove, InvalidRecord
 from engine.moves import CALL
+from scorekeeper.domain.refusals import Refusal
 from scorekeeper.services import virtual
-from scorekeeper.services.refusals import Refusal
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Hand, IdempotencyRecord
 from scorekeeper.web.errors import REFUSAL_STATUS

@@ -45,7 +45,7 @@ def test_the_source_keeps_its_layers() -> None:
     [
         (
             "scorekeeper/storage/models.py",
-            "import scorekeeper.services.levels",
+            "import scorekeeper.domain.levels",
             "scorekeeper.storage is not allowed to import scorekeeper.services",
         ),
         (

@@ -10,8 +10,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.domain.levels import ACCEPTED, LEVELS, computer_name, level_key, level_named
 from scorekeeper.services import virtual
-from scorekeeper.services.levels import ACCEPTED, LEVELS, computer_name, level_key, level_named
 from tests.api.conftest import create_table
 
 

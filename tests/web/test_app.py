@@ -18,8 +18,8 @@ from sqlalchemy import select, text
 
 from scorekeeper import create_app
 from scorekeeper.config import database_url
+from scorekeeper.domain.refusals import NameTaken
 from scorekeeper.services.operations import create_player
-from scorekeeper.services.refusals import NameTaken
 from scorekeeper.storage import sqlite
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Table, utcnow

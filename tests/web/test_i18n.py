@@ -19,9 +19,9 @@ from babel.support import Translations
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.domain.games import GameStatus
+from scorekeeper.domain.levels import LEVELS
 from scorekeeper.results.standings import HISTORY_COLUMNS
-from scorekeeper.services.levels import LEVELS
-from scorekeeper.storage.models import GameStatus
 from scorekeeper.web import catalogs
 from scorekeeper.web.catalogs import TRANSLATIONS, compile_catalogs
 from scorekeeper.web.errors import PAGE_TITLES

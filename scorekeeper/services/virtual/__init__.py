@@ -20,15 +20,16 @@ from engine.errors import InvalidRecord
 from engine.moves import Move, move_from_dict
 from engine.sentences import N_
 from engine.view import SeatView, seat_view
+from scorekeeper.domain.games import GameStatus
+from scorekeeper.domain.refusals import NotNow
 from scorekeeper.services.operations import invalid_request
-from scorekeeper.services.refusals import NotNow
 from scorekeeper.services.virtual import lifecycle, moves, replay, sight
 from scorekeeper.services.virtual.lifecycle import COMPUTERS
 from scorekeeper.services.virtual.moves import suggest
 from scorekeeper.services.virtual.replay import engine_game, virtual_game
 from scorekeeper.services.virtual.sight import GameSight, SeatSight, game_sight
 from scorekeeper.storage.extensions import db
-from scorekeeper.storage.models import Game, GameStatus, Table
+from scorekeeper.storage.models import Game, Table
 
 __all__ = [
     "COMPUTERS",

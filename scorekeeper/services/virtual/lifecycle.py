@@ -10,19 +10,20 @@ from typing import Any
 from engine import Problem, ProblemCode, Rules
 from engine.sentences import N_, Fact
 from engine.virtual_game import VirtualGame
+from scorekeeper.domain.credentials import SEAT_TOKEN_PREFIX, new_token, token_hash
+from scorekeeper.domain.games import GameStatus
+from scorekeeper.domain.levels import LEVELS, computer_name
+from scorekeeper.domain.refusals import GameClosed, InvalidRequest, Missing, NotNow
 from scorekeeper.names import team_name
-from scorekeeper.services.credentials import SEAT_TOKEN_PREFIX, new_token, token_hash
-from scorekeeper.services.levels import LEVELS, computer_name
 from scorekeeper.services.operations import seating_problem
-from scorekeeper.services.refusals import GameClosed, InvalidRequest, Missing, NotNow
 from scorekeeper.services.virtual.moves import let_computers_play
 from scorekeeper.storage import running_totals
 from scorekeeper.storage.extensions import db
-from scorekeeper.storage.models import Game, GameStatus, Seat, Side, Table, utcnow
+from scorekeeper.storage.models import Game, Seat, Side, Table, utcnow
 
 COMPUTERS = tuple(level.computer for level in LEVELS)
 """The computer players a seat may be given, weakest first: one per level
-(:data:`scorekeeper.services.levels.LEVELS`)."""
+(:data:`scorekeeper.domain.levels.LEVELS`)."""
 
 
 def deal(

@@ -21,10 +21,11 @@ from engine.players import make_player
 from engine.sentences import N_
 from engine.view import SeatView, seat_view
 from engine.virtual_game import VirtualGame
-from scorekeeper.services.refusals import GameClosed, NotNow
+from scorekeeper.domain.games import GameStatus
+from scorekeeper.domain.refusals import GameClosed, NotNow
 from scorekeeper.storage import running_totals
 from scorekeeper.storage.extensions import db
-from scorekeeper.storage.models import Game, GameStatus, Hand, VirtualMove, utcnow
+from scorekeeper.storage.models import Game, Hand, VirtualMove, utcnow
 
 HINT_PLAYER = "strong"
 """The computer player whose choice a hint is: the strongest that decides at once."""

@@ -19,8 +19,8 @@ from engine.errors import IllegalMove, InvalidRecord
 from engine.moves import move_from_dict
 from engine.sentences import N_
 from engine.virtual_game import VirtualGame
+from scorekeeper.domain.refusals import Missing
 from scorekeeper.services.operations import locked_game
-from scorekeeper.services.refusals import Missing
 from scorekeeper.storage import game_cache
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.game_cache import Cached, DealtFrom

@@ -33,6 +33,20 @@ class SeatSight:
     closes by itself, so how long it stays open tells nothing), though the seat whose turn it
     is may still send one through the API."""
 
+    @property
+    def offered(self) -> tuple[Move, ...]:
+        """The moves the seat's page offers: in an open coup-fourré window every person asked
+        sees the same prompt at once, and a holder may lay the safety; nobody can close the
+        window early (no pass button), it closes by itself."""
+        if not self.in_window:
+            return self.legal_moves
+        return tuple(move for move in self.legal_moves if isinstance(move, CoupFourre))
+
+    @property
+    def to_play(self) -> bool:
+        """Whether the seat is to play a card now (its turn, no window open)."""
+        return self.view.to_act == self.view.seat and not self.in_window
+
     def to_dict(self) -> dict[str, Any]:
         return {
             **self.view.to_dict(),

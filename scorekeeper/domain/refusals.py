@@ -43,6 +43,10 @@ class NotTheLastHand(Refusal):
     """Only the last hand can be undone."""
 
 
+class NotTheNextHand(Refusal):
+    """A hand said to be hand N of a game whose next hand is another number."""
+
+
 class VersionRequired(Refusal):
     """A change to a hand must say which version of it (or of the game) it was read at."""
 

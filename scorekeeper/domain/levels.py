@@ -14,7 +14,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine.sentences import N_
-from scorekeeper.storage.models import Seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,10 +129,3 @@ def computer_name(seat: int, computer: str) -> str:
     """
     level = level_named(computer)
     return COMPUTER_NAME % {"number": seat + 1, "level": level.name if level else computer}
-
-
-def seat_name(seat: Seat) -> str:
-    """A stored seat's name as the API answers it: its player's, or its computer's in English."""
-    if seat.player is not None:
-        return seat.player.name
-    return computer_name(seat.seat, seat.computer or "")

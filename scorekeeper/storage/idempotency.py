@@ -1,0 +1,78 @@
+"""What is stored of an idempotent write: its key's record, the answer a retry gets again.
+
+A record is inserted with the write, in its transaction, so either both are stored or neither.
+The flow around them (which request answers, which replays) is HTTP's, in
+:mod:`scorekeeper.web.idempotency`.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from time import monotonic
+
+from flask import current_app
+from sqlalchemy import bindparam, delete, select
+from sqlalchemy.exc import IntegrityError
+
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.models import IdempotencyRecord, utcnow
+
+IDEMPOTENCY_TTL = timedelta(hours=48)
+"""How long a key's answer is kept for a retry."""
+
+_RECORD = select(IdempotencyRecord).where(
+    IdempotencyRecord.table_id == bindparam("table_id"), IdempotencyRecord.key == bindparam("key")
+)
+_FORGET = delete(IdempotencyRecord).where(IdempotencyRecord.id == bindparam("id"))
+_EXPIRED = delete(IdempotencyRecord).where(
+    IdempotencyRecord.table_id == bindparam("table_id"),
+    IdempotencyRecord.created_at < bindparam("before"),
+)
+"""All built once: building a statement costs as much as running it."""
+
+SWEEP_EVERY = 3600.0
+"""Seconds between two sweeps of a table's expired records by one process. Expired records
+never answer (:func:`unexpired`), so sweeping is only about space: once an hour keeps a table's
+records to about two days' worth, where a sweep with every write held the game's lock for one
+more statement each time."""
+
+
+def unexpired(record: IdempotencyRecord | None) -> IdempotencyRecord | None:
+    """``record``, unless it has expired: an expired record never answers, and it is deleted
+    now, so the key's new record can take its place under the unique constraint."""
+    if record is None or record.created_at >= utcnow() - IDEMPOTENCY_TTL:
+        return record
+    db.session.execute(_FORGET, {"id": record.id})
+    return None
+
+
+def key_record(table_id: int, key: str) -> IdempotencyRecord | None:
+    """The unexpired record of ``key`` at the table, if any."""
+    record: IdempotencyRecord | None = db.session.execute(
+        _RECORD, {"table_id": table_id, "key": key}
+    ).scalar_one_or_none()
+    return unexpired(record)
+
+
+def store(record: IdempotencyRecord) -> bool:
+    """Insert ``record`` with what the transaction writes; False if a request with the same key
+    stored its record first (the transaction must then be rolled back: its write is not to be
+    kept). Expired records of the table go with the insert, now and then."""
+    db.session.add(record)
+    try:
+        db.session.flush()
+    except IntegrityError:
+        return False
+    _sweep(record.table_id)
+    return True
+
+
+def _sweep(table_id: int) -> None:
+    """Delete the table's records older than :data:`IDEMPOTENCY_TTL`, if this process has not
+    done so in the last :data:`SWEEP_EVERY` seconds."""
+    swept: dict[int, float] = current_app.extensions.setdefault("idempotency_swept", {})
+    now = monotonic()
+    if table_id in swept and now - swept[table_id] < SWEEP_EVERY:
+        return
+    swept[table_id] = now
+    db.session.execute(_EXPIRED, {"table_id": table_id, "before": utcnow() - IDEMPOTENCY_TTL})
