@@ -48,7 +48,7 @@ PYTEST_ENV = PYTHONDONTWRITEBYTECODE=
 ON_COMPILED = ENGINE_EXPECT_COMPILED=1 PYTHONPATH=$(COMPILED):$(CURDIR) PYTHONSAFEPATH=1
 COMPILED_PYTEST = --import-mode=append -p no:doctest -o addopts=--strict-markers
 
-.PHONY: install run test test-compiled test-pure compiled engine lint typecheck bench docs pictures clean
+.PHONY: install run test test-compiled test-pure compiled engine lint typecheck bench docs pictures catalogs clean
 
 # What make runs to set up says one line a step on the console; the tools' own words go to a log
 # in build/, whose end is shown if the step fails. $(call quietly,LOG,COMMAND).
@@ -197,6 +197,17 @@ docs: $(VENV)/.installed-docs
 # English and French, written into docs/pictures/. Run again after a change to the pages.
 pictures: $(VENV)/.installed-test
 	$(BIN)/python scripts/pictures.py
+
+# The message catalogs from the sources (docs/contributing/translations.md): the template, then
+# the French catalog merged with it. No line references, so moving code changes no catalog; no
+# fuzzy guesses, so a new phrase arrives empty (a test fails until it is translated), never
+# pre-filled with a near match's French.
+catalogs: $(VENV)/.installed-test
+	$(BIN)/pybabel extract -F babel.cfg --add-comments=TRANSLATORS: --no-location --sort-output \
+	    --project="Mille Bornes scorekeeper" --copyright-holder="Mille Bornes scorekeeper" \
+	    -o scorekeeper/translations/messages.pot . >/dev/null
+	$(BIN)/pybabel update -i scorekeeper/translations/messages.pot -d scorekeeper/translations \
+	    --no-fuzzy-matching --ignore-obsolete >/dev/null
 
 clean:
 	rm -rf $(VENV) build site .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -43,6 +43,7 @@ def unexpired(record: IdempotencyRecord | None) -> IdempotencyRecord | None:
     if record is None or record.created_at >= utcnow() - IDEMPOTENCY_TTL:
         return record
     db.session.execute(_FORGET, {"id": record.id})
+    db.session.expunge(record)  # its id may be the new record's (SQLite reuses the highest)
     return None
 
 

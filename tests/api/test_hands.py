@@ -13,8 +13,8 @@ from sqlalchemy import select
 
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import IdempotencyRecord
-from scorekeeper.web import http
-from scorekeeper.web.http import IDEMPOTENCY_TTL
+from scorekeeper.storage import idempotency
+from scorekeeper.storage.idempotency import IDEMPOTENCY_TTL
 from tests.api.conftest import TableAccess
 from tests.contract import SPEC_PATH
 
@@ -332,10 +332,10 @@ def test_expired_keys_are_swept_once_in_a_while(
     """A keyed write sweeps its table's expired records if this process has not done so for
     :data:`SWEEP_EVERY` seconds; in between, they stay (and answer nothing)."""
     now = 1000.0
-    monkeypatch.setattr(http, "monotonic", lambda: now)
+    monkeypatch.setattr(idempotency, "monotonic", lambda: now)
     table.post(game_url + "/hands", SMALL, headers={"Idempotency-Key": "old"})
     age_keys(app, IDEMPOTENCY_TTL + timedelta(minutes=1))
-    now += http.SWEEP_EVERY - 1
+    now += idempotency.SWEEP_EVERY - 1
     table.post(game_url + "/hands", SMALL, headers={"Idempotency-Key": "a"})
     assert stored_keys(app) == ["a", "old"]
     now += 1

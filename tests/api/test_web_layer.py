@@ -27,7 +27,12 @@ from tests.api.test_virtual import seeds, start, started  # noqa: F401  (seeds: 
 from tests.web.test_security import form_token, open_table
 
 SERVICES = Path(__file__).resolve().parents[2] / "scorekeeper" / "services"
-HTTP_MODULES = ("werkzeug", "scorekeeper.web.http", "scorekeeper.web.errors")
+HTTP_MODULES = (
+    "werkzeug",
+    "scorekeeper.web.http",
+    "scorekeeper.web.idempotency",
+    "scorekeeper.web.errors",
+)
 HTTP_NAMES = {"request", "Response", "abort", "make_response", "redirect", "jsonify"}
 """What speaks HTTP: Werkzeug's exceptions and headers, the app's HTTP plumbing, and Flask's
 request and responses (Flask's ``current_app``, for a setting, is not HTTP)."""

@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import IdempotencyRecord
-from scorekeeper.web.http import IDEMPOTENCY_TTL
+from scorekeeper.storage.idempotency import IDEMPOTENCY_TTL
 from tests.api.conftest import TableAccess
 from tests.hand_forms import ETAG, hand_form, hands, joined_game
 
