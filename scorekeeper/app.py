@@ -16,6 +16,7 @@ from scorekeeper.storage.extensions import db, migrate
 from scorekeeper.web import (
     assets,
     errors,
+    http,
     i18n,
     live,
     logs,
@@ -39,7 +40,8 @@ class IdConverter(IntegerConverter):
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app: defaults, then ``SCOREKEEPER_*`` env settings, then ``test_config``."""
-    app = Flask("scorekeeper", instance_relative_config=True)  # its logger and instance folder
+    # Named "scorekeeper": its logger and its instance folder.
+    app = transactions.TransactionalFlask("scorekeeper", instance_relative_config=True)
     app.json = JSONProvider(app)
     app.request_class = JSONRequest
     app.config.from_mapping(config.defaults(app.instance_path))
@@ -66,6 +68,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     game_cache.init_app(app)
     page_cache.init_app(app)
     live.init_app(app)
+    app.after_request(http.leave_server_headers)
 
     from scorekeeper import api, pages
     from scorekeeper.api import reference
@@ -76,5 +79,4 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(reference.bp)  # the API's reference: openapi.yaml and a page to read it
     app.register_blueprint(pages.bp)
-    transactions.wrap_views(app)  # every view, once they are all registered
     return app

@@ -137,6 +137,7 @@ def problems(method: str, path: str, response: Any) -> list[str]:
         for error in body_validator(route, status, response.mimetype).iter_errors(document):
             pointer = "/" + "/".join(map(str, error.instance_path))
             found.append(f"{where}: at {pointer}: {error.message}")
+    found += header_problems(where, [name for name, _ in response.headers])
     for name, declared in answer.get("headers", {}).items():
         header = resolved(declared)
         value = response.headers.get(name)
@@ -147,6 +148,30 @@ def problems(method: str, path: str, response: Any) -> list[str]:
         typed = header_value(header.get("schema", {}), value)
         for error in header_validator(route, status, name).iter_errors(typed):
             found.append(f"{where}: the header {name}: {error.message}")
+    return found
+
+
+REPEATABLE = frozenset({"set-cookie"})
+"""The one header an answer may carry more than once (RFC 9110 §5.3: its values cannot be
+joined into one line)."""
+SERVER_HEADERS = frozenset({"date", "server", "connection", "transfer-encoding"})
+"""Headers the server writes on every answer: one the app sent too would reach the client twice
+(gunicorn does not look for the app's)."""
+
+
+def header_problems(where: str, names: list[str], *, on_the_wire: bool = False) -> list[str]:
+    """Why the headers named ``names`` (in order, as sent) are not each sent once: a header
+    repeated, or, in an answer as the app makes it (not ``on_the_wire``, where the server has
+    added its own), one the server will add again."""
+    lowered = [name.lower() for name in names]
+    repeated = sorted({name for name in lowered if lowered.count(name) > 1} - REPEATABLE)
+    found = [f"{where}: the header {name} is sent more than once" for name in repeated]
+    if on_the_wire:
+        return found
+    found += [
+        f"{where}: the app sends {name}, which the server sends too"
+        for name in sorted(SERVER_HEADERS & set(lowered))
+    ]
     return found
 
 

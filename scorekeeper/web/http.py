@@ -84,3 +84,17 @@ def not_modified(etag: str) -> Response:
     response = Response(status=304)
     response.set_etag(etag)
     return response
+
+
+SERVER_HEADERS = frozenset({"date", "server", "connection", "transfer-encoding"})
+"""The headers the server (gunicorn, Werkzeug's) writes on every answer, whatever the app sent:
+the app leaves them out, or a client reads them twice."""
+
+
+def leave_server_headers(response: Response) -> Response:
+    """Every answer without the headers the server adds itself: Werkzeug's conditional
+    responses (an ETag's, a static file's) carry a ``Date`` that gunicorn does not look for, so
+    the answer reached the client with two."""
+    for name in SERVER_HEADERS:
+        response.headers.pop(name, None)
+    return response

@@ -1,6 +1,7 @@
 """The request's one transaction: the only place a request's write is committed or rolled back.
 
-Services stage their writes and flush; views answer. Every view is wrapped here. A request that
+Services stage their writes and flush; views answer. Every view runs inside one
+(:class:`TransactionalFlask`). A request that
 may change data (a write method, unless its view is marked :func:`reads_only`) begins its
 transactions as writes (on SQLite, in the writers' queue of :mod:`scorekeeper.storage.sqlite`);
 its answer below 400 commits what it wrote; any other answer, or an exception raised (a refusal,
@@ -108,9 +109,10 @@ def init_app(app: Flask) -> None:
                 sqlite.end_writing(token)
 
 
-def wrap_views(app: Flask) -> None:
-    """Give every view its transaction (:func:`in_transaction`); called once the blueprints are
-    registered."""
-    for endpoint, view in app.view_functions.items():
-        if endpoint != "static":
-            app.view_functions[endpoint] = in_transaction(view)
+class TransactionalFlask(Flask):
+    """A Flask app whose every view runs in the request's one transaction
+    (:func:`in_transaction`), whenever and however it was registered: a view added later (a
+    blueprint, a test's) cannot forget it."""
+
+    def dispatch_request(self) -> Response:
+        return in_transaction(super().dispatch_request)()

@@ -17,7 +17,7 @@ from openapi_spec_validator import validate
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from scorekeeper import create_app
-from tests.contract import SPEC_PATH, ContractError, check_response
+from tests.contract import SPEC_PATH, ContractError, check_response, header_problems
 
 SCHEMA = schemathesis.openapi.from_path(str(SPEC_PATH))
 FUZZ_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "100"))
@@ -142,7 +142,11 @@ def test_api_keeps_to_the_spec_under_fuzzing(case: schemathesis.Case) -> None:
     # A report can fit the schema and still break the rules (a shutout claimed against a side
     # with km): that is a 422 by design, so "valid data is accepted" cannot hold here. Nor can
     # it for the ids of games or hands that do not exist (404).
-    case.call_and_validate(headers=headers, excluded_checks=[positive_data_acceptance])
+    response = case.call_and_validate(headers=headers, excluded_checks=[positive_data_acceptance])
+    # Each header once, as tests/contract.py holds every API test's answers.
+    where = f"{case.method} {case.path} → {response.status_code}"
+    sent = [name for name, values in response.headers.items() for _ in values]
+    assert header_problems(where, sent) == []
 
 
 def answered(path: str, method: str, response: Response) -> Response:
@@ -186,6 +190,26 @@ def answered(path: str, method: str, response: Response) -> Response:
             "GET",
             Response("not json", status=200, mimetype="application/json"),
             "not JSON",
+        ),
+        (
+            "/api/v1/tables/1/players",
+            "GET",
+            Response(
+                '{"items": []}',
+                mimetype="application/json",
+                headers=[("Cache-Control", "no-cache"), ("Cache-Control", "private")],
+            ),
+            "the header cache-control is sent more than once",
+        ),
+        (
+            "/api/v1/tables/1/players",
+            "GET",
+            Response(
+                '{"items": []}',
+                mimetype="application/json",
+                headers={"Date": "Wed, 02 Dec 2026 03:49:15 GMT"},
+            ),
+            "the app sends date, which the server sends too",
         ),
     ],
 )

@@ -11,10 +11,10 @@ import yaml
 from flask import Flask
 from sqlalchemy import select
 
-from scorekeeper.storage.extensions import db
-from scorekeeper.storage.models import IdempotencyRecord
 from scorekeeper.storage import idempotency
+from scorekeeper.storage.extensions import db
 from scorekeeper.storage.idempotency import IDEMPOTENCY_TTL
+from scorekeeper.storage.models import IdempotencyRecord
 from tests.api.conftest import TableAccess
 from tests.contract import SPEC_PATH
 
@@ -341,3 +341,45 @@ def test_expired_keys_are_swept_once_in_a_while(
     now += 1
     table.post(game_url + "/hands", SMALL, headers={"Idempotency-Key": "b"})
     assert stored_keys(app) == ["a", "b"]
+
+
+def test_a_hand_that_names_its_number_is_recorded_only_as_that_hand(
+    table: TableAccess, game_url: str
+) -> None:
+    """Two clients that read the game at 0 hands both send hand 1 without a shared key: the first
+    records it, the second is answered 409 (openapi.yaml, addHand) and records no hand 2. A hand
+    that names the next number is recorded; a body without ``number`` is as before."""
+    assert table.post(game_url + "/hands", {**SMALL, "number": 1}).status_code == 201
+    stale = table.post(game_url + "/hands", {**WIN, "number": 1})
+    assert stale.status_code == 409
+    assert stale.mimetype == "application/problem+json"
+    assert "next hand is hand 2, not hand 1" in stale.get_json()["detail"]
+    ahead = table.post(game_url + "/hands", {**WIN, "number": 3})
+    assert ahead.status_code == 409
+    assert [hand["report"] for hand in hands(table, game_url)] == [SMALL]
+    second = table.post(game_url + "/hands", {**SMALL, "number": 2})
+    assert second.status_code == 201
+    assert second.get_json()["number"] == 2
+    assert "number" not in second.get_json()["report"]  # the report stored is the hand alone
+    assert table.post(game_url + "/hands", SMALL).get_json()["number"] == 3
+
+
+@pytest.mark.parametrize("number", [0, "2", 2.5, True, 2**31])
+def test_a_hand_number_that_is_not_a_hand_is_422(
+    table: TableAccess, game_url: str, number: object
+) -> None:
+    answer = table.post(game_url + "/hands", {**SMALL, "number": number})
+    assert answer.status_code == 422
+    assert [problem["path"] for problem in answer.get_json()["errors"]] == ["/number"]
+    assert hands(table, game_url) == []
+
+
+def test_a_stale_hand_number_keeps_no_key(table: TableAccess, game_url: str) -> None:
+    """A hand refused for its number does not burn its Idempotency-Key: the same key with the
+    right number, a new request, is then recorded."""
+    table.post(game_url + "/hands", SMALL)
+    key = {"Idempotency-Key": "stale-number"}
+    assert table.post(game_url + "/hands", {**SMALL, "number": 1}, headers=key).status_code == 409
+    again = table.post(game_url + "/hands", {**SMALL, "number": 2}, headers=key)
+    assert again.status_code == 201
+    assert "Idempotent-Replayed" not in again.headers

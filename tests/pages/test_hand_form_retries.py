@@ -11,8 +11,8 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from scorekeeper.storage.extensions import db
-from scorekeeper.storage.models import IdempotencyRecord
 from scorekeeper.storage.idempotency import IDEMPOTENCY_TTL
+from scorekeeper.storage.models import IdempotencyRecord
 from tests.api.conftest import TableAccess
 from tests.hand_forms import ETAG, hand_form, hands, joined_game
 
