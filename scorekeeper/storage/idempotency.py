@@ -12,7 +12,7 @@ from time import monotonic
 
 from flask import current_app
 from sqlalchemy import bindparam, delete, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.dialects import postgresql, sqlite
 
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import IdempotencyRecord, utcnow
@@ -28,6 +28,13 @@ _EXPIRED = delete(IdempotencyRecord).where(
     IdempotencyRecord.table_id == bindparam("table_id"),
     IdempotencyRecord.created_at < bindparam("before"),
 )
+_STORED = ("table_id", "key", "request_hash", "status", "response", "location", "etag")
+_INSERTS = {
+    dialect.__name__.rsplit(".", 1)[-1]: dialect.insert(IdempotencyRecord)
+    .on_conflict_do_nothing(index_elements=["table_id", "key"])
+    .returning(IdempotencyRecord.id)
+    for dialect in (postgresql, sqlite)
+}
 """All built once: building a statement costs as much as running it."""
 
 SWEEP_EVERY = 3600.0
@@ -58,14 +65,18 @@ def key_record(table_id: int, key: str) -> IdempotencyRecord | None:
 def store(record: IdempotencyRecord) -> bool:
     """Insert ``record`` with what the transaction writes; False if a request with the same key
     stored its record first (the transaction must then be rolled back: its write is not to be
-    kept). Expired records of the table go with the insert, now and then."""
-    db.session.add(record)
-    try:
-        db.session.flush()
-    except IntegrityError:
-        return False
-    _sweep(record.table_id)
-    return True
+    kept). Expired records of the table go with the insert, now and then.
+
+    One statement that gives way on the key's unique constraint (``ON CONFLICT DO NOTHING``,
+    which on PostgreSQL first waits for a request inserting the same key to end), not a flush
+    of the session that may raise: nothing of the session to undo, and no unit of work to run
+    for a row nothing reads back."""
+    values = {column: getattr(record, column) for column in _STORED}
+    statement = _INSERTS[db.session.get_bind().dialect.name]
+    stored = db.session.execute(statement, values).first() is not None
+    if stored:
+        _sweep(record.table_id)
+    return stored
 
 
 def _sweep(table_id: int) -> None:

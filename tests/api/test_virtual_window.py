@@ -9,8 +9,11 @@ from random import Random
 from typing import Any
 
 import pytest
+from flask import Flask
+from sqlalchemy import event
 
 from scorekeeper.services import virtual
+from scorekeeper.storage.extensions import db
 from tests.api.conftest import TableAccess
 from tests.api.test_virtual import SeatAccess, seeds, started
 from tests.running import Clock
@@ -211,3 +214,29 @@ def test_the_seat_page_that_closes_the_window_answers_the_game_as_committed(
     committed = watched.headers["ETag"].strip('"').split("-watcher")[0]
     assert after.headers["ETag"].strip('"').startswith(committed + "-")
     assert watched.get_json()["next_move"] > view["next_move"]
+
+
+def test_a_read_in_an_open_window_reads_when_it_opened_once(
+    table: TableAccess, clock: Clock, app: Flask
+) -> None:
+    """A seat's read in an open window asks where the window stands three times (whether it is
+    due, which seats it asks, when it closes); the time of the move that opened it is read from
+    the database once."""
+    _, seats = started(table, [None, "strong", None, "strong"])
+    view = play_to_a_window(seats, Random(4), clock)
+    assert view is not None
+    asked: list[str] = []
+
+    def count(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+        if "virtual_moves.created_at" in statement and "virtual_moves.number =" in statement:
+            asked.append(statement)
+
+    with app.app_context():
+        event.listen(db.engine, "before_cursor_execute", count)
+        try:
+            seen = seats[view["state"]["to_act"]].read()
+        finally:
+            event.remove(db.engine, "before_cursor_execute", count)
+    assert seen["state"]["phase"] == "coup_fourre"
+    assert seen["state"]["legal_moves"]  # the seat is asked: the window's seats were read
+    assert len(asked) == 1

@@ -12,7 +12,8 @@ from datetime import datetime, timedelta
 from random import Random
 
 from flask import current_app
-from sqlalchemy import select
+from sqlalchemy import bindparam, event, select
+from sqlalchemy.orm import Session
 
 from engine.errors import IllegalMove
 from engine.moves import PASS, CoupFourre, Move, PassCoupFourre, move_from_dict
@@ -121,12 +122,31 @@ def window_closes_at(game: Game, played: VirtualGame) -> datetime | None:
         if not isinstance(move, PassCoupFourre):
             break
         opened -= 1
-    stored = db.session.execute(
-        select(VirtualMove.created_at).where(
-            VirtualMove.game_id == game.id, VirtualMove.number == opened
-        )
-    ).scalar_one()
-    return stored + timedelta(seconds=window)
+    return move_time(game.id, opened) + timedelta(seconds=window)
+
+
+_MOVE_TIME = select(VirtualMove.created_at).where(
+    VirtualMove.game_id == bindparam("game_id"), VirtualMove.number == bindparam("number")
+)
+MOVE_TIMES = "virtual_move_times"
+"""Where a session keeps the times of the moves it read (:func:`move_time`)."""
+
+
+def move_time(game_id: int, number: int) -> datetime:
+    """When move ``number`` of game ``game_id`` was stored. A move's time never changes, so it
+    is read once per request (the session's, forgotten with what it rolls back), however many
+    times a move asks where the window stands: its seats, whether it is due, when it closes."""
+    known: dict[tuple[int, int], datetime] = db.session.info.setdefault(MOVE_TIMES, {})
+    if (game_id, number) not in known:
+        parameters = {"game_id": game_id, "number": number}
+        known[game_id, number] = db.session.execute(_MOVE_TIME, parameters).scalar_one()
+    return known[game_id, number]
+
+
+@event.listens_for(Session, "after_soft_rollback")
+def _forget_move_times(session: Session, _previous: object) -> None:
+    """A move read in what was rolled back may be written again, at another time."""
+    session.info.pop(MOVE_TIMES, None)
 
 
 def window_seats(game: Game, played: VirtualGame) -> tuple[int, ...]:
