@@ -6,7 +6,7 @@ Everything else (the API, the CLI, the pages, virtual games) renders or stores t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
@@ -97,6 +97,17 @@ class HandScore:
             end=HandEnd.TRIP_COMPLETED if completed else HandEnd.DECK_EXHAUSTED,
             sides=sides,
         )
+
+
+def added(totals: Sequence[int], points: Sequence[int], sign: int = 1) -> tuple[int, ...]:
+    """``totals`` with a hand's ``points`` added to each side's (taken off, with ``sign`` -1):
+    the one place a game's totals move, whether a sheet scores its hands, a stored game keeps
+    its totals, or a view adds the totals beside each hand.
+
+    >>> added((1900, 300), (400, 0)), added((2300, 300), (400, 0), -1)
+    ((2300, 300), (1900, 300))
+    """
+    return tuple(total + sign * point for total, point in zip(totals, points, strict=True))
 
 
 def score_hand(report: HandReport, rules: Rules) -> HandScore:

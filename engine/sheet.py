@@ -10,7 +10,7 @@ from engine.errors import InvalidReport
 from engine.problems import Problem, ProblemCode, pointer
 from engine.report import HandReport, read_hand_report, read_rules
 from engine.rules import GAME_TARGET, GameTie, Rules
-from engine.scoring import HandScore
+from engine.scoring import HandScore, added
 from engine.sentences import N_, Sentence
 from engine.validation import validate_report
 
@@ -141,9 +141,7 @@ class ScoreSheet:
         """Add a hand scored and checked before (a stored hand), without checking it again."""
         self._numbers.append(number or len(self.hands) + 1)
         self.hands.append(score)
-        self._totals_after.append(
-            tuple(total + hand for total, hand in zip(self.totals, score.totals, strict=True))
-        )
+        self._totals_after.append(added(self.totals, score.totals))
 
     def read_hand(
         self, data: Mapping[str, Any], prefix: str = ""

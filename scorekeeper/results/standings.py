@@ -6,14 +6,14 @@ row keeps of them (:mod:`scorekeeper.storage.running_totals`); nothing is typed 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
 
 from engine import Outcome
-from engine.scoring import COUP_FOURRE_POINTS
+from engine.scoring import COUP_FOURRE_POINTS, added
 from scorekeeper.domain.games import GameStatus
 from scorekeeper.domain.levels import level_key
 from scorekeeper.results.leaderboard import ratings_after, standing
@@ -89,13 +89,10 @@ def game_view(game: Game, with_hands: bool = True) -> dict[str, Any]:
 def running(hands: Iterable[Hand], sides: int) -> Iterator[list[int]]:
     """The running totals after each of ``hands`` (a game's first hands, in order), added from
     the totals stored in their breakdowns: what a view shows beside each hand."""
-    totals = [0] * sides
+    totals: Sequence[int] = [0] * sides
     for hand in hands:
-        totals = [
-            total + side["total"]
-            for total, side in zip(totals, hand.breakdown["sides"], strict=True)
-        ]
-        yield totals
+        totals = added(totals, [side["total"] for side in hand.breakdown["sides"]])
+        yield list(totals)
 
 
 @dataclass(slots=True)

@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy import Select, select
 from sqlalchemy.orm import selectinload
 
-from engine.scoring import HandScore
+from engine.scoring import HandScore, added
 from engine.sheet import Outcome, leaders_of, status_of, winner_of
 from scorekeeper.domain.games import GameStatus
 from scorekeeper.storage.extensions import db
@@ -83,14 +83,14 @@ def start(game: Game, sides: int) -> None:
 
 def add(game: Game, score: HandScore) -> int:
     """Add a new hand's points to the kept totals; the new hand's number."""
-    totals = [total + points for total, points in zip(game.totals, score.totals, strict=True)]
+    totals = list(added(game.totals, score.totals))
     keep(game, standing(game, totals, game.hand_count + 1))
     return game.hand_count
 
 
 def remove(game: Game, score: HandScore) -> None:
     """Take the last hand's points (the hand undone) off the kept totals."""
-    totals = [total - points for total, points in zip(game.totals, score.totals, strict=True)]
+    totals = list(added(game.totals, score.totals, -1))
     keep(game, standing(game, totals, game.hand_count - 1))
 
 
