@@ -34,40 +34,40 @@ def virtual_url(table_id: int, game_id: int) -> str:
     return url_for("api.virtual.read_virtual_game", table_id=table_id, game_id=game_id)
 
 
-def view_body(sight: virtual.GameSight) -> dict[str, Any]:
+def view_body(shown: virtual.GameAsSeen) -> dict[str, Any]:
     """The game as its seat sees it (None: as a watcher, every hand hidden)."""
-    state: dict[str, Any] | None = sight.public
-    if sight.seat is not None:
-        state = None if sight.seat_sight is None else sight.seat_sight.to_dict()
-    game = sight.game
+    state: dict[str, Any] | None = shown.public
+    if shown.seat is not None:
+        state = None if shown.seat_choices is None else shown.seat_choices.to_dict()
+    game = shown.game
     return {
         "game": game_schema.dump(game_view(game)),
-        "seat": sight.seat,
-        "next_move": sight.next_move,
-        "hand_number": sight.hand_number,
+        "seat": shown.seat,
+        "next_move": shown.next_move,
+        "hand_number": shown.hand_number,
         "state": state,
-        "events": sight.events,
+        "events": shown.events,
         "stand_ins": [
             {"seat": chair.seat, "computer": chair.stand_in}
             for side in game.sides
             for chair in side.seats
             if chair.stand_in is not None
         ],
-        "stand_in_hands": sight.stand_in_hands,
+        "stand_in_hands": shown.stand_in_hands,
     }
 
 
-def _answer(sight: virtual.GameSight, since: int, status: int = 200) -> Response:
+def _answer(shown: virtual.GameAsSeen, since: int, status: int = 200) -> Response:
     """The game as its seat sees it; each seat sees its own hand, so each seat (and the
     watchers) has its own tag."""
-    viewer = "watcher" if sight.seat is None else f"seat{sight.seat}"
-    return respond(view_body(sight), status, etag=f"{sight.game.etag}-{viewer}-since{since}")
+    viewer = "watcher" if shown.seat is None else f"seat{shown.seat}"
+    return respond(view_body(shown), status, etag=f"{shown.game.etag}-{viewer}-since{since}")
 
 
-def _dealt(sight: virtual.GameSight, tokens: dict[int, str]) -> Response:
-    document = view_body(sight)
+def _dealt(shown: virtual.GameAsSeen, tokens: dict[int, str]) -> Response:
+    document = view_body(shown)
     document["seat_tokens"] = [{"seat": seat, "token": token} for seat, token in tokens.items()]
-    return respond(document, 201, location=virtual_url(sight.game.table_id, sight.game.id))
+    return respond(document, 201, location=virtual_url(shown.game.table_id, shown.game.id))
 
 
 @bp.post("/tables/<id:table_id>/virtual-games")
@@ -94,9 +94,9 @@ def read_virtual_game(table_id: int, game_id: int) -> Response:
     seat = authorized_seat(table_id, game_id)
     since = load(VirtualQuerySchema(), request.args.to_dict())["since"]
     number = None if seat is None else seat.seat
-    sight = virtual.read(table_id, game_id, number, since)
-    live.watched(sight.game.id, sight.game.version, virtual.window_left(sight.game))
-    return _answer(sight, since)
+    shown = virtual.read(table_id, game_id, number, since)
+    live.watched(shown.game.id, shown.game.version, virtual.window_left(shown.game))
+    return _answer(shown, since)
 
 
 @bp.post("/tables/<id:table_id>/virtual-games/<id:game_id>/moves")
@@ -108,8 +108,8 @@ def play_move(table_id: int, game_id: int) -> Response:
         raise Forbidden(N_("The table's token watches a virtual game; moves need a seat's token."))
     body = json_body(MoveSchema())
     number = body.pop("number")
-    sight, replayed = virtual.play_move(table_id, game_id, seat.seat, number, body)
-    response = _answer(sight, number)
+    shown, replayed = virtual.play_move(table_id, game_id, seat.seat, number, body)
+    response = _answer(shown, number)
     if replayed:
         response.headers["Idempotent-Replayed"] = "true"
     return response

@@ -222,7 +222,7 @@ def _seat_problems(
 def _kept_problems(path: str, game: dict[str, Any], sheet: ScoreSheet) -> Iterator[Problem]:
     """The kept totals and status must be what the hands add up to (RULES.md §10)."""
     transient = Game(players=game["players"], variants=game["variants"], status=game["status"])
-    kept = running_totals.standing(transient, sheet.totals, len(sheet.hands))
+    kept = running_totals.game_totals(transient, sheet.totals, len(sheet.hands))
     for field, value in vars_of(kept).items():
         stored = game["status"] if field == "status" else game["kept"][field]
         if stored != value:
@@ -235,8 +235,8 @@ def _kept_problems(path: str, game: dict[str, Any], sheet: ScoreSheet) -> Iterat
             )
 
 
-def vars_of(kept: running_totals.Kept) -> dict[str, Any]:
-    return {field: getattr(kept, field) for field in running_totals.KEPT}
+def vars_of(kept: running_totals.GameTotals) -> dict[str, Any]:
+    return {field: getattr(kept, field) for field in running_totals.TOTALS_COLUMNS}
 
 
 def _replay_problems(

@@ -15,7 +15,7 @@ from scorekeeper.pages import (
     tables,
     virtual,
 )
-from scorekeeper.web.page_cache import kept_offline
+from scorekeeper.web.page_cache import offline_copies_allowed
 from scorekeeper.web.words import seat_label, side_label
 
 bp = Blueprint("pages", __name__)
@@ -25,7 +25,7 @@ for screen in (tables, games, hands, history, ratings, virtual, play, install, q
 bp.add_app_template_global(seat_label)
 bp.add_app_template_global(side_label)
 # A page without a secret may be kept for offline use (the service worker keeps no other).
-bp.after_request(kept_offline)
+bp.after_request(offline_copies_allowed)
 
 
 @bp.before_request

@@ -88,8 +88,8 @@ def play(token: str) -> Response:
         response = Response(status=304)
         response.set_etag(etag)
         return response
-    sight = virtual.sight_of(game, seat.seat, 0, last=RECENT_EVENTS)
-    response = make_response(_page(sight, seat, token, etag, request.args.get("notice")))
+    shown = virtual.seen_by(game, seat.seat, 0, last=RECENT_EVENTS)
+    response = make_response(_page(shown, seat, token, etag, request.args.get("notice")))
     response.set_etag(etag)
     response.headers["Cache-Control"] = "no-cache"
     response.headers["Referrer-Policy"] = "same-origin"  # the address is the seat's secret
@@ -120,20 +120,20 @@ def take_back(token: str) -> Any:
     return redirect(url_for(".play", token=token))
 
 
-def _page(sight: virtual.GameSight, seat: Seat, token: str, etag: str, notice: str | None) -> str:
-    game = sight.game
+def _page(shown: virtual.GameAsSeen, seat: Seat, token: str, etag: str, notice: str | None) -> str:
+    game = shown.game
     view = in_language(game_view(game))
     names = [side["name"] for side in view["sides"]]
-    seen = sight.seat_sight
-    state = None if seen is None else seen.view
-    window = seen is not None and seen.in_window
-    moves = [legal.to_dict() for legal in (() if seen is None else seen.offered)]
+    choices = shown.seat_choices
+    state = None if choices is None else choices.view
+    window = choices is not None and choices.in_window
+    moves = [legal.to_dict() for legal in (() if choices is None else choices.offered)]
     options: dict[str, list[dict[str, Any]]] = {}
     for wire in moves:
         if wire["move"] in ("play", "discard", "coup_fourre"):
             options.setdefault(wire["card"], []).append(wire)
     words = MoveWords(names=names) if state is None else MoveWords.of(state, names)
-    hand_just_ended = bool(view["hands"]) and (sight.over or sight.moves_this_hand < game.players)
+    hand_just_ended = bool(view["hands"]) and (shown.over or shown.moves_this_hand < game.players)
     return render_template(
         "pages/play.html",
         etag=etag,
@@ -144,15 +144,15 @@ def _page(sight: virtual.GameSight, seat: Seat, token: str, etag: str, notice: s
         seat=seat,
         seat_names=seat_names(view),
         state=state,
-        your_turn=seen is not None and seen.to_play,
+        your_turn=choices is not None and choices.to_play,
         window=window,
-        pending=None if seen is None else seen.pending_hazard,
+        pending=None if choices is None else choices.pending_hazard,
         moves=moves,
         options=options,
-        number=sight.next_move,
+        number=shown.next_move,
         has_table=cookie_name(game.table_id) in request.cookies,
-        hand_number=sight.hand_number,
-        recent=reversed(sight.events),
+        hand_number=shown.hand_number,
+        recent=reversed(shown.events),
         last_hand=view["hands"][-1] if hand_just_ended else None,
         notice=notice,
         poll=url_for(".play", token=token, **language_asked()),

@@ -14,7 +14,7 @@ from flask import session
 
 SEATS_HELD = "seats_held"
 """Session key: ``[game id, seat, link]`` for each seat this phone has opened, oldest first."""
-KEPT = 8
+SEATS_REMEMBERED = 8
 """How many seats are remembered: a session cookie must stay small."""
 
 
@@ -29,7 +29,7 @@ def hold_seat(game_id: int, seat: int, link: str) -> None:
     if entry in held:
         return
     held = [kept for kept in held if kept[:2] != entry[:2]] + [entry]
-    session[SEATS_HELD] = held[-KEPT:]
+    session[SEATS_HELD] = held[-SEATS_REMEMBERED:]
 
 
 def held_seats(game_id: int) -> list[tuple[int, str]]:

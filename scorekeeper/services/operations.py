@@ -232,7 +232,8 @@ def correct_hand(
     score = sheet.correct(number, document)
     hand.report = dict(document)
     hand.breakdown = score.to_dict()
-    running_totals.keep(game, running_totals.standing(game, sheet.totals, len(sheet.hands)))
+    totals = running_totals.game_totals(game, sheet.totals, len(sheet.hands))
+    running_totals.write_totals(game, totals)
     db.session.flush()
     return hand
 

@@ -10,7 +10,7 @@ An engine game is small (about 50 KiB for a whole 6-seat game), so a few dozen p
 little memory (``VIRTUAL_GAME_CACHE``, 32 by default; 0 keeps none and replays every request).
 
 An entry is lent, not shared: :meth:`GameCache.take` removes it, so no two requests (threads of
-one worker) ever hold the same engine game, and :func:`keep_when_committed` gives it back once
+one worker) ever hold the same engine game, and :func:`return_when_committed` gives it back once
 the request is done with it. The cache keeps only a game that matches what the database has
 committed, and it learns that from the session itself: an entry comes back at once if the
 session's transaction has written nothing, when that transaction commits if it has, and never if
@@ -24,7 +24,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from flask import Flask, current_app
 from sqlalchemy import event
@@ -33,9 +33,16 @@ from sqlalchemy.orm import Session, SessionTransaction
 from engine.virtual_game import VirtualGame
 from scorekeeper.storage.extensions import has_writes
 
-DealtFrom = tuple[Any, ...]
-"""What a game is dealt from: its seed, rules and names
-(:func:`scorekeeper.services.virtual.replay.dealt_from`)."""
+
+class DealtFrom(NamedTuple):
+    """What an engine game is dealt from (:func:`scorekeeper.services.virtual.replay.dealt_from`):
+    two games dealt from the same and played with the same moves are the same game."""
+
+    seed: int
+    private_chances: bool
+    players: int
+    variants: tuple[tuple[str, Any], ...]
+    names: tuple[str, ...]
 
 
 @dataclass(slots=True)
@@ -117,7 +124,7 @@ def take(session: Session, game_id: int) -> Cached | None:
     return cache().take(game_id) if held is None else held[1]
 
 
-def keep_when_committed(session: Session, game_id: int, entry: Cached) -> None:
+def return_when_committed(session: Session, game_id: int, entry: Cached) -> None:
     """Give ``entry`` (the game as ``session`` left it) back to the current app's cache once it
     matches what is committed: at once if the session's transaction has written nothing, when
     the transaction commits if it has; never if it rolls back."""

@@ -27,12 +27,12 @@ from scorekeeper.storage.locks import locking
 from scorekeeper.storage.models import Game, Hand, utcnow
 from scorekeeper.storage.transactions import one_snapshot, one_write
 
-KEPT = ("hand_count", "totals", "leaders", "outcome", "winner", "status")
+TOTALS_COLUMNS = ("hand_count", "totals", "leaders", "outcome", "winner", "status")
 """The columns of a game this module keeps, in the order a mismatch is reported."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Kept:
+class GameTotals:
     """Where a game stands after its hands, as its row keeps it."""
 
     hand_count: int
@@ -43,7 +43,7 @@ class Kept:
     status: str
 
 
-def standing(game: Game, totals: Sequence[int], hand_count: int) -> Kept:
+def game_totals(game: Game, totals: Sequence[int], hand_count: int) -> GameTotals:
     """Where ``game`` stands with ``totals`` after ``hand_count`` hands (RULES.md §10).
 
     An abandoned game stays abandoned; otherwise a game whose totals end it is finished.
@@ -55,7 +55,7 @@ def standing(game: Game, totals: Sequence[int], hand_count: int) -> Kept:
         stored = GameStatus.ABANDONED
     else:
         stored = GameStatus.IN_PROGRESS if outcome is None else GameStatus.FINISHED
-    return Kept(
+    return GameTotals(
         hand_count=hand_count,
         totals=list(totals),
         leaders=list(leaders_of(totals)) if hand_count else [],
@@ -65,13 +65,13 @@ def standing(game: Game, totals: Sequence[int], hand_count: int) -> Kept:
     )
 
 
-def keep(game: Game, kept: Kept) -> None:
-    """Write ``kept`` on the game's row (flushed with the hand's change, in its transaction);
+def write_totals(game: Game, totals: GameTotals) -> None:
+    """Write ``totals`` on the game's row (flushed with the hand's change, in its transaction);
     the game's version, its ETag, moves on with it."""
-    if kept.status != game.status:
-        game.finished_at = utcnow() if kept.status == GameStatus.FINISHED else None
-    for column in KEPT:
-        setattr(game, column, getattr(kept, column))
+    if totals.status != game.status:
+        game.finished_at = utcnow() if totals.status == GameStatus.FINISHED else None
+    for column in TOTALS_COLUMNS:
+        setattr(game, column, getattr(totals, column))
     game.updated_at = utcnow()
 
 
@@ -84,21 +84,21 @@ def start(game: Game, sides: int) -> None:
 def add(game: Game, score: HandScore) -> int:
     """Add a new hand's points to the kept totals; the new hand's number."""
     totals = list(added(game.totals, score.totals))
-    keep(game, standing(game, totals, game.hand_count + 1))
+    write_totals(game, game_totals(game, totals, game.hand_count + 1))
     return game.hand_count
 
 
 def remove(game: Game, score: HandScore) -> None:
     """Take the last hand's points (the hand undone) off the kept totals."""
     totals = list(added(game.totals, score.totals, -1))
-    keep(game, standing(game, totals, game.hand_count - 1))
+    write_totals(game, game_totals(game, totals, game.hand_count - 1))
 
 
-def rebuilt(game: Game, hands: Iterable[Hand] | None = None) -> Kept:
+def rebuilt(game: Game, hands: Iterable[Hand] | None = None) -> GameTotals:
     """What the game's row should keep, from its stored hands by the engine (``hands``: those
     the game has, in order, if not loaded with it)."""
     sheet = game.sheet(hands)
-    return standing(game, sheet.totals, len(sheet.hands))
+    return game_totals(game, sheet.totals, len(sheet.hands))
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +116,7 @@ def mismatches(game: Game) -> list[Mismatch]:
     expected = rebuilt(game)
     return [
         Mismatch(game.id, column, getattr(game, column), getattr(expected, column))
-        for column in KEPT
+        for column in TOTALS_COLUMNS
         if getattr(game, column) != getattr(expected, column)
     ]
 
@@ -182,4 +182,4 @@ def _repair(game_ids: list[int]) -> None:
         statement = locking(_games().where(Game.id.in_(game_ids)).order_by(Game.id))
         for game in db.session.execute(statement).scalars():
             if mismatches(game):
-                keep(game, rebuilt(game))
+                write_totals(game, rebuilt(game))

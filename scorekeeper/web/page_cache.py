@@ -10,7 +10,8 @@ that anyone opening the phone later could read.
 The rule is applied here, to every response, rather than left to each view: a page that one day
 shows a seat's link in a new place is covered on the day it does, and a test walks every route
 to check it. A page meant to be kept for offline use says so with a ``Cache-Control`` of its own
-(the pages' default, :func:`kept_offline`); the service worker keeps nothing that has none.
+(the pages' default, :func:`offline_copies_allowed`); the service worker keeps nothing that has
+none.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ def no_store_for_secrets(response: Response) -> Response:
     return response
 
 
-def kept_offline(response: Response) -> Response:
+def offline_copies_allowed(response: Response) -> Response:
     """A page the service worker may keep for offline use: one with no ``Cache-Control`` of its
     own is sent ``private, no-cache`` (revalidated on each visit, never kept by a shared cache).
     :func:`no_store_for_secrets` runs after, and a page with a secret loses it."""

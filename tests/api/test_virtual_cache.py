@@ -323,14 +323,14 @@ def test_what_a_seat_saw_stays_as_it_was_when_the_game_moves_on(
     with app.app_context():
         stored = db.session.get(Game, game_id)
         assert stored is not None
-        sight = virtual.sight_of(stored, 0, 0)
-        assert sight.seat_sight is not None
-        seen = sight.seat_sight.to_dict()
+        shown = virtual.seen_by(stored, 0, 0)
+        assert shown.seat_choices is not None
+        seen = shown.seat_choices.to_dict()
         assert game_id in cache_of(app)  # given back: the next request plays on it
         wire = view["state"]["legal_moves"][0]
         assert seats[0].move(view["next_move"], wire).status_code == 200
-        assert sight.seat_sight.to_dict() == seen
-        assert sight.next_move == view["next_move"]
+        assert shown.seat_choices.to_dict() == seen
+        assert shown.next_move == view["next_move"]
 
 
 def test_a_released_savepoint_is_not_the_commit_the_cache_waits_for(

@@ -16,7 +16,7 @@ from engine.tableau import Tableau
 from engine.view import TableauView
 from scorekeeper import create_app
 from scorekeeper.pages.cards import card_face
-from scorekeeper.pages.seats import KEPT, held_seats, hold_seat
+from scorekeeper.pages.seats import SEATS_REMEMBERED, held_seats, hold_seat
 
 SYMBOLS = Path(__file__).parents[2] / "scorekeeper/templates/pages/_card_symbols.html"
 
@@ -57,13 +57,14 @@ def test_a_distance_card_shows_its_km_and_unit(app: Flask) -> None:
 
 def test_a_phone_remembers_its_latest_seats_only(app: Flask) -> None:
     with app.test_request_context("/"):
-        for game in range(KEPT + 2):
+        for game in range(SEATS_REMEMBERED + 2):
             hold_seat(game, 0, f"/play/{game}")
-        hold_seat(KEPT + 1, 2, "/play/partner")
+        hold_seat(SEATS_REMEMBERED + 1, 2, "/play/partner")
         assert held_seats(0) == held_seats(1) == []  # the oldest are let go
-        assert held_seats(KEPT + 1) == [(0, f"/play/{KEPT + 1}"), (2, "/play/partner")]
+        last = SEATS_REMEMBERED + 1
+        assert held_seats(last) == [(0, f"/play/{last}"), (2, "/play/partner")]
         session.modified = False
-        hold_seat(KEPT + 1, 2, "/play/partner")  # a poll of a seat already held
+        hold_seat(SEATS_REMEMBERED + 1, 2, "/play/partner")  # a poll of a seat already held
         assert not session.modified
 
 

@@ -231,7 +231,7 @@ def test_on_plain_http_the_queue_works_without_a_service_worker(
     assert recorded_hands(page, scoreboard, api=live_server) == [(1, [200, 75])]
 
 
-def hand_one_kept_offline(page: Page, live_server: str, table: str) -> tuple[str, str]:
+def hand_one_offline_copies_allowed(page: Page, live_server: str, table: str) -> tuple[str, str]:
     """A new 2-player game whose hand 1 (300 to 100) this phone keeps, offline: the table's
     share link and the game's scoreboard."""
     create_table(page, live_server, table)
@@ -250,7 +250,7 @@ def hand_one_kept_offline(page: Page, live_server: str, table: str) -> tuple[str
 def test_a_hand_taken_meanwhile_is_shown_beside_the_queued_one(
     page: Page, phone: Callable[..., Page], live_server: str, choice: str, after: int
 ) -> None:
-    share, scoreboard = hand_one_kept_offline(page, live_server, "Conflict")
+    share, scoreboard = hand_one_offline_copies_allowed(page, live_server, "Conflict")
 
     second = phone()
     second.goto(share)
@@ -333,7 +333,7 @@ def test_a_correction_changed_meanwhile_is_kept_only_when_chosen(
     expect(page.locator("form.hand-form input[name=number]")).to_have_value("1")  # still hand 1
 
 
-def test_a_hand_kept_offline_leaves_a_blank_form_with_its_toggles_off(
+def test_a_hand_offline_copies_allowed_leaves_a_blank_form_with_its_toggles_off(
     page: Page, live_server: str
 ) -> None:
     """The form clears for the next hand: the safety toggles that mirror its boxes clear too, so
@@ -449,7 +449,7 @@ def test_a_version_that_cannot_be_read_is_said_in_words_not_pasted_as_a_page(
 ) -> None:
     """The preview of the queued hand fails (an error page, scripts and all): the choice shows
     what the server said in plain words; the page's scripts never run there (no second queue)."""
-    share, scoreboard = hand_one_kept_offline(page, live_server, "Broken preview")
+    share, scoreboard = hand_one_offline_copies_allowed(page, live_server, "Broken preview")
 
     second = phone()
     second.goto(share)

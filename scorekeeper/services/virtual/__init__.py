@@ -4,7 +4,7 @@ Each action a view takes is one call here, which owns the game's lock, brings th
 back (once for a move; a read that closes a coup-fourré window takes it again, from the same
 transaction) (:mod:`~scorekeeper.services.virtual.replay`), plays
 (:mod:`~scorekeeper.services.virtual.moves`) and answers what the seat now sees
-(:mod:`~scorekeeper.services.virtual.sight`). A game's life and its seats are
+(:mod:`~scorekeeper.services.virtual.seen`). A game's life and its seats are
 :mod:`~scorekeeper.services.virtual.lifecycle`. Nothing here commits: the request's transaction
 does, and the engine's game goes back to the worker's cache once what it played is committed.
 """
@@ -23,19 +23,19 @@ from engine.view import SeatView, seat_view
 from scorekeeper.domain.games import GameStatus
 from scorekeeper.domain.refusals import NotNow
 from scorekeeper.services.operations import invalid_request
-from scorekeeper.services.virtual import lifecycle, moves, replay, sight
+from scorekeeper.services.virtual import lifecycle, moves, replay, seen
 from scorekeeper.services.virtual.lifecycle import COMPUTERS
 from scorekeeper.services.virtual.moves import suggest
 from scorekeeper.services.virtual.replay import engine_game, virtual_game
-from scorekeeper.services.virtual.sight import GameSight, SeatSight, game_sight
+from scorekeeper.services.virtual.seen import GameAsSeen, SeatChoices, game_as_seen
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Game, Table
 
 __all__ = [
     "COMPUTERS",
-    "GameSight",
+    "GameAsSeen",
     "Hint",
-    "SeatSight",
+    "SeatChoices",
     "hand_to_computer",
     "hint",
     "lifecycle",
@@ -46,8 +46,8 @@ __all__ = [
     "rematch",
     "reissue",
     "replay",
-    "sight",
-    "sight_of",
+    "seen",
+    "seen_by",
     "stand_in_hands",
     "start",
     "suggest",
@@ -60,23 +60,23 @@ __all__ = [
 
 def start(
     table: Table, players: int, variants: Mapping[str, Any], seats: Sequence[Mapping[str, Any]]
-) -> tuple[GameSight, dict[int, str]]:
+) -> tuple[GameAsSeen, dict[int, str]]:
     """A new virtual game, the computers' first moves played, as a watcher sees it; each player's
     seat token (the only time it is known)."""
     return _first_moves(*lifecycle.deal(table, players, variants, seats))
 
 
-def rematch(table: Table, game_id: int) -> tuple[GameSight, dict[int, str]]:
+def rematch(table: Table, game_id: int) -> tuple[GameAsSeen, dict[int, str]]:
     """Ended game ``game_id`` dealt again (:func:`lifecycle.rematch`), as a watcher sees it; each
     player's new token."""
     return _first_moves(*lifecycle.rematch(table, virtual_game(table.id, game_id, locked=True)))
 
 
-def _first_moves(game: Game, tokens: dict[int, str]) -> tuple[GameSight, dict[int, str]]:
+def _first_moves(game: Game, tokens: dict[int, str]) -> tuple[GameAsSeen, dict[int, str]]:
     """A game just dealt, its computers' first moves played, as a watcher sees it; ``tokens``."""
     with engine_game(game) as played:
         moves.let_computers_play(game, played)
-        return game_sight(game, played, None, 0), tokens
+        return game_as_seen(game, played, None, 0), tokens
 
 
 def up_to_date(game: Game) -> Game:
@@ -107,30 +107,30 @@ def window_left(game: Game) -> float | None:
     return None if closes is None else (closes - moves.clock()).total_seconds()
 
 
-def sight_of(game: Game, seat: int | None, since: int, *, last: int | None = None) -> GameSight:
-    """:func:`~scorekeeper.services.virtual.sight.game_sight` of ``game`` as it stands."""
+def seen_by(game: Game, seat: int | None, since: int, *, last: int | None = None) -> GameAsSeen:
+    """:func:`~scorekeeper.services.virtual.seen.game_as_seen` of ``game`` as it stands."""
     with engine_game(game) as played:
-        return game_sight(game, played, seat, since, last=last)
+        return game_as_seen(game, played, seat, since, last=last)
 
 
 def stand_in_hands(game: Game) -> list[dict[str, Any]]:
-    """:func:`~scorekeeper.services.virtual.sight.stand_in_hands` of ``game``, its engine's game
+    """:func:`~scorekeeper.services.virtual.seen.stand_in_hands` of ``game``, its engine's game
     brought back only if a computer ever stood in (the moves do not say their hand)."""
-    if not sight.stand_in_moves(game):
+    if not seen.stand_in_moves(game):
         return []
     with engine_game(game) as played:
-        return sight.stand_in_hands(game, played)
+        return seen.stand_in_hands(game, played)
 
 
-def read(table_id: int, game_id: int, seat: int | None, since: int) -> GameSight:
+def read(table_id: int, game_id: int, seat: int | None, since: int) -> GameAsSeen:
     """Virtual game ``game_id`` as ``seat`` (None: a watcher) sees it, its window closed if its
     time is up, with the moves from number ``since`` on."""
-    return sight_of(up_to_date(virtual_game(table_id, game_id)), seat, since)
+    return seen_by(up_to_date(virtual_game(table_id, game_id)), seat, since)
 
 
 def play_move(
     table_id: int, game_id: int, seat: int, number: int, document: Mapping[str, Any]
-) -> tuple[GameSight, bool]:
+) -> tuple[GameAsSeen, bool]:
     """Play ``document`` (a move as the API writes it) as move ``number`` for ``seat``, then let
     the computers play; what the seat sees then, from move ``number`` on, and whether the move
     was a retry of one already played (nothing played again)."""
@@ -138,7 +138,7 @@ def play_move(
     game = virtual_game(table_id, game_id, locked=True)
     with engine_game(game) as played:
         replayed = moves.play(game, played, seat, number, move)
-        return game_sight(game, played, seat, number), replayed
+        return game_as_seen(game, played, seat, number), replayed
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,21 +176,21 @@ def reissue(table_id: int, game_id: int, seat: int) -> str:
     return lifecycle.reissue(virtual_game(table_id, game_id, locked=True), seat)
 
 
-def hand_to_computer(table_id: int, game_id: int, seat: int, computer: str) -> GameSight:
+def hand_to_computer(table_id: int, game_id: int, seat: int, computer: str) -> GameAsSeen:
     """:func:`lifecycle.hand_to_computer` on virtual game ``game_id``, its row locked; the game
     as a watcher sees it then."""
     game = virtual_game(table_id, game_id, locked=True)
     with engine_game(game) as played:
         lifecycle.hand_to_computer(game, played, seat, computer)
-        return game_sight(game, played, None, 0)
+        return game_as_seen(game, played, None, 0)
 
 
-def take_back(table_id: int, game_id: int, seat: int, viewer: int | None = None) -> GameSight:
+def take_back(table_id: int, game_id: int, seat: int, viewer: int | None = None) -> GameAsSeen:
     """:func:`lifecycle.take_back` on virtual game ``game_id``, its row locked; the game as
     ``viewer`` (None: a watcher) sees it then."""
     game = virtual_game(table_id, game_id, locked=True)
     lifecycle.take_back(game, seat)
-    return sight_of(game, viewer, 0)
+    return seen_by(game, viewer, 0)
 
 
 def _move(document: Mapping[str, Any]) -> Move:

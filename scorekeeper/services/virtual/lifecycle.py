@@ -113,7 +113,7 @@ def hand_to_computer(game: Game, played: VirtualGame, number: int, computer: str
     """Let ``computer`` play player seat ``number`` of ``game`` (its row locked; ``played``
     its engine's game) while its player is away: it moves at once if the game waits for that
     seat, and on every turn of the seat until the seat is taken back. Its moves are stored as its
-    own (:func:`scorekeeper.services.virtual.sight.stand_in_hands`)."""
+    own (:func:`scorekeeper.services.virtual.seen.stand_in_hands`)."""
     seat = human_seat(game, number)
     assert computer in COMPUTERS, computer  # the request's schema loaded it
     if seat.stand_in is not None:

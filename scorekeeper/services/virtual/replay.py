@@ -53,14 +53,14 @@ def engine_game(game: Game) -> Iterator[VirtualGame]:
     and brought up to date with the moves stored since (by another worker); otherwise every
     stored move is replayed from the seed. Nobody else uses it during the block: it is out of
     the cache. When the block ends normally it goes back to the cache as soon as it matches what
-    is committed (:func:`scorekeeper.storage.game_cache.keep_when_committed`); if anything raises
+    is committed (:func:`scorekeeper.storage.game_cache.return_when_committed`); if anything raises
     in the block (an illegal move, a failed write) it is dropped, whatever it went through.
     """
     game_id, start = game.id, dealt_from(game)
     played = _restore(game_id, start)
     yield played
     last = played.events(played.move_count - 1)
-    game_cache.keep_when_committed(
+    game_cache.return_when_committed(
         db.session(),
         game_id,
         Cached(
@@ -77,20 +77,20 @@ def dealt_from(game: Game) -> DealtFrom:
     same moves are the same game."""
     variants = tuple(sorted(game.variants.items()))
     names = tuple(side.name for side in game.sides)
-    return (game.seed, game.private_chances, game.players, variants, names)
+    assert game.seed is not None, "a virtual game has its seed"
+    return DealtFrom(game.seed, game.private_chances, game.players, variants, names)
 
 
 def _restore(game_id: int, start: DealtFrom) -> VirtualGame:
     cached = game_cache.take(db.session(), game_id)
     if cached is not None and cached.dealt_from == start and _catch_up(game_id, cached):
         return cached.game
-    seed, private_chances, players, variants, names = start
     return VirtualGame.resume(
-        Rules.for_players(players, dict(variants)),
-        seed,
-        list(names),
+        Rules.for_players(start.players, dict(start.variants)),
+        start.seed,
+        list(start.names),
         ((move.seat, move_from_dict(move.move)) for move in _stored_moves(game_id, 0)),
-        private_chances=private_chances,
+        private_chances=start.private_chances,
     )
 
 

@@ -19,7 +19,7 @@ from scorekeeper.storage.models import Game, VirtualMove
 
 
 @dataclass(frozen=True, slots=True)
-class SeatSight:
+class SeatChoices:
     """What a seat of a virtual game sees and may do now: the engine's view from its chair and,
     in an open coup-fourré window, the chance it is asked about before the chance reaches it
     (every person asked reads it at once). The API and the seat's page both render this, so
@@ -55,7 +55,7 @@ class SeatSight:
         }
 
 
-def seat_sight(game: Game, played: VirtualGame, seat: int) -> SeatSight | None:
+def seat_choices(game: Game, played: VirtualGame, seat: int) -> SeatChoices | None:
     """What ``seat`` sees of ``played`` (the engine's game of ``game``) now; None once the game
     is over. The view is over a copy of the hand: the game goes back to the worker's cache when
     the block that holds it ends, and another request may play on it while this one answers."""
@@ -65,15 +65,15 @@ def seat_sight(game: Game, played: VirtualGame, seat: int) -> SeatSight | None:
     chance = played.hand.chance  # a seat the chance does not ask needs no look at the window
     asked = chance is not None and seat in chance.seats and seat in window_seats(game, played)
     if not asked or played.hand.to_act == seat:
-        return SeatSight(view, view.legal_moves, view.pending_hazard, asked)
+        return SeatChoices(view, view.legal_moves, view.pending_hazard, asked)
     coups_fourres = tuple(
         move for move in answers(played.hand, seat) if isinstance(move, CoupFourre)
     )
-    return SeatSight(view, coups_fourres, view.asked_hazard, asked)
+    return SeatChoices(view, coups_fourres, view.asked_hazard, asked)
 
 
 @dataclass(frozen=True, slots=True)
-class GameSight:
+class GameAsSeen:
     """A virtual game as one seat (or a watcher: ``seat`` None) sees it now."""
 
     game: Game
@@ -83,8 +83,8 @@ class GameSight:
     hand_number: int
     """The hand being played (the last one, once the game is over)."""
     over: bool
-    seat_sight: SeatSight | None
-    """The seat's own sight; None for a watcher, or once the game is over."""
+    seat_choices: SeatChoices | None
+    """What the seat sees and may do; None for a watcher, or once the game is over."""
     public: dict[str, Any] | None
     """What every seat sees of the hand (a watcher's state); None once the game is over."""
     events: list[dict[str, Any]]
@@ -93,21 +93,21 @@ class GameSight:
     stand_in_hands: list[dict[str, Any]]
 
 
-def game_sight(
+def game_as_seen(
     game: Game, played: VirtualGame, seat: int | None, since: int, *, last: int | None = None
-) -> GameSight:
+) -> GameAsSeen:
     """What ``seat`` (None: a watcher) sees of ``played``, the engine's game of ``game``, with
     the moves from number ``since`` on (or the ``last`` ones)."""
     if last is not None:
         since = max(0, played.move_count - last)
     over = played.over
-    return GameSight(
+    return GameAsSeen(
         game=game,
         seat=seat,
         next_move=played.move_count,
         hand_number=len(played.sheet.hands) + (0 if over else 1),
         over=over,
-        seat_sight=None if seat is None else seat_sight(game, played, seat),
+        seat_choices=None if seat is None else seat_choices(game, played, seat),
         public=None if over or seat is not None else seat_view(played.hand, 0).public_dict(),
         events=events(played, seat, since),
         moves_this_hand=len(played.moves[-1]) if played.moves else 0,
