@@ -11,6 +11,7 @@ from werkzeug.routing import IntegerConverter
 
 from scorekeeper import config
 from scorekeeper.commands import db as database_commands
+from scorekeeper.domain.limits import MAX_ID
 from scorekeeper.storage import game_cache
 from scorekeeper.storage.extensions import db, migrate
 from scorekeeper.web import (
@@ -25,8 +26,6 @@ from scorekeeper.web import (
     transactions,
 )
 from scorekeeper.web.json_http import JSONProvider, JSONRequest
-
-MAX_ID = 2**31 - 1
 
 
 class IdConverter(IntegerConverter):

@@ -12,6 +12,7 @@ from flask import Blueprint, Response, request, url_for
 from engine.problems import Problem, ProblemCode
 from engine.sentences import N_
 from scorekeeper.domain.games import game_etag
+from scorekeeper.domain.limits import MAX_ID
 from scorekeeper.domain.refusals import InvalidRequest
 from scorekeeper.results.queries import table_games
 from scorekeeper.results.standings import game_view
@@ -113,7 +114,7 @@ def _encode_cursor(game_id: int) -> str:
 def _decode_cursor(cursor: str) -> int:
     try:
         text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-        if not text.startswith("g") or not text[1:].isdigit() or int(text[1:]) > 2**31:
+        if not text.startswith("g") or not text[1:].isdigit() or int(text[1:]) > MAX_ID:
             raise ValueError(text)
         return int(text[1:])
     except (binascii.Error, UnicodeDecodeError, ValueError):

@@ -7,6 +7,7 @@ from marshmallow import RAISE, Schema, fields, validate
 from engine.cards import Card
 from engine.rules import SUPPORTED_PLAYERS
 from scorekeeper.domain.games import GameStatus
+from scorekeeper.domain.limits import MAX_ID
 from scorekeeper.schemas.fields import ComputerLevel, Name, StrictInteger, Text, UtcDateTime
 from scorekeeper.schemas.reports import HandSchema
 
@@ -45,7 +46,7 @@ class GameCreateSchema(Strict):
 
 
 class VirtualSeatSchema(Strict):
-    player = StrictInteger(validate=validate.Range(min=1, max=2**31 - 1))
+    player = StrictInteger(validate=validate.Range(min=1, max=MAX_ID))
     computer = ComputerLevel()
 
 
@@ -78,11 +79,11 @@ class MoveSchema(Strict):
 
 
 class VirtualQuerySchema(Strict):
-    since = fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**31 - 1))
+    since = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_ID))
 
 
 class GameQuerySchema(Strict):
-    player = fields.Integer(validate=validate.Range(min=1, max=2**31 - 1))
+    player = fields.Integer(validate=validate.Range(min=1, max=MAX_ID))
     status = fields.String(validate=validate.OneOf([s.value for s in GameStatus]))
     since = fields.DateTime(data_key="from")
     until = fields.DateTime(data_key="to")
@@ -97,7 +98,7 @@ class HandEntrySchema(HandSchema):
 class NewHandSchema(HandEntrySchema):
     """A new hand of a game; ``number``, if given, is the hand it must be (409 otherwise)."""
 
-    number = StrictInteger(validate=validate.Range(min=1, max=2**31 - 1))
+    number = StrictInteger(validate=validate.Range(min=1, max=MAX_ID))
 
 
 # -- responses -----------------------------------------------------------------------------------

@@ -11,26 +11,31 @@ from marshmallow import ValidationError, fields, validate
 from engine.rules import SUPPORTED_PLAYERS
 from engine.sentences import N_
 from scorekeeper.domain.games import GameStatus
+from scorekeeper.domain.limits import COMPUTER_NAME_LIMIT, MAX_ID
 from scorekeeper.schemas.fields import Name, StrictBoolean, StrictInteger, Text
 from scorekeeper.schemas.loading import Said
 from scorekeeper.schemas.resources import Strict
 
-MAX_ID = 2**31 - 1
 
-
-def Id(**kwargs: Any) -> StrictInteger:  # noqa: N802  (used as a field class)
+class Id(StrictInteger):
     """A row's id, as the database's integer columns hold it."""
-    return StrictInteger(validate=validate.Range(min=1, max=MAX_ID), **kwargs)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(validate=validate.Range(min=1, max=MAX_ID), **kwargs)
 
 
-def Hash(**kwargs: Any) -> fields.String:  # noqa: N802
-    """A token's SHA-256, in hex (:func:`scorekeeper.web.auth.token_hash`)."""
-    return fields.String(validate=validate.Regexp("^[0-9a-f]{64}$"), **kwargs)
+class Hash(fields.String):
+    """A token's SHA-256, in hex (:func:`scorekeeper.domain.credentials.token_hash`)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(validate=validate.Regexp("^[0-9a-f]{64}$"), **kwargs)
 
 
-def Computer() -> Text:  # noqa: N802
+class Computer(Text):
     """A computer player's technical name, or null."""
-    return Text(max_length=16, allow_none=True, required=True)
+
+    def __init__(self) -> None:
+        super().__init__(max_length=COMPUTER_NAME_LIMIT, allow_none=True, required=True)
 
 
 class StoredTime(fields.Field[datetime]):

@@ -287,24 +287,42 @@ def numbered_hand(game: Game, number: int) -> Hand:
 
 
 def _current_hand(game: Game, number: int, versions_read: Collection[str] | None) -> Hand:
-    """Hand ``number``, provided ``versions_read`` (the versions the change was read at; None if it
-    does not say) names its current version or the game's: every change to a hand changes the
-    game's version too, so a phone that read the whole game may change a hand as safely as one
-    that read the hand."""
+    """Hand ``number``, provided ``versions_read`` names its current version or the game's:
+    every change to a hand changes the game's version too, so a phone that read the whole game
+    may change a hand as safely as one that read the hand."""
     hand = numbered_hand(game, number)
-    if versions_read is None:
-        raise VersionRequired(
+    require_current(
+        versions_read,
+        (hand.etag, game.etag),
+        required=VersionRequired(
             N_("This change must say which version of the hand (or the game) it was read at.")
-        )
-    if hand.etag not in versions_read and game.etag not in versions_read:
-        raise StaleVersion(
+        ),
+        stale=StaleVersion(
             N_(
                 "Hand %(number)s changed since you read it: read it again, then apply your "
                 "change to the current version."
             ),
             number=number,
-        )
+        ),
+    )
     return hand
+
+
+def require_current(
+    versions_read: Collection[str] | None,
+    current: Collection[str],
+    *,
+    required: VersionRequired,
+    stale: StaleVersion,
+) -> None:
+    """The one version check of a change to any resource: ``versions_read`` (the versions the
+    change was read at, its ``If-Match``; None if it does not say) must name one of ``current``
+    (the resource's version, or the version of what holds it). Raises ``required`` or
+    ``stale``, each saying what of the resource, in its own words."""
+    if versions_read is None:
+        raise required
+    if not any(version in versions_read for version in current):
+        raise stale
 
 
 def invalid_request(path: str, code: ProblemCode, template: str, **facts: Fact) -> InvalidRequest:
@@ -379,6 +397,7 @@ __all__ = [
     "locked_game",
     "locked_for_key",
     "rename_player",
+    "require_current",
     "rotate_token",
     "start_game",
     "team_name",

@@ -41,6 +41,7 @@ from engine import Rules, ScoreSheet
 from engine.scoring import HandScore
 from scorekeeper.domain.games import GameStatus, game_etag
 from scorekeeper.domain.levels import computer_name
+from scorekeeper.domain.limits import COMPUTER_NAME_LIMIT
 from scorekeeper.names import NAME_LIMIT, name_key
 from scorekeeper.storage.extensions import db
 
@@ -220,9 +221,9 @@ class Seat(db.Model):  # type: ignore[name-defined,misc]
     side_id: Mapped[int] = mapped_column(ForeignKey("sides.id", ondelete="CASCADE"))
     seat: Mapped[int]
     player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), index=True)
-    computer: Mapped[str | None] = mapped_column(String(16))
+    computer: Mapped[str | None] = mapped_column(String(COMPUTER_NAME_LIMIT))
     token_hash: Mapped[str | None] = mapped_column(String(64), unique=True, index=True)
-    stand_in: Mapped[str | None] = mapped_column(String(16))
+    stand_in: Mapped[str | None] = mapped_column(String(COMPUTER_NAME_LIMIT))
     """The computer player playing this player's seat while the player is away (its technical
     name), or None: the player plays it."""
 
@@ -287,7 +288,7 @@ class VirtualMove(db.Model):  # type: ignore[name-defined,misc]
     number: Mapped[int]
     seat: Mapped[int]
     move: Mapped[dict[str, Any]] = mapped_column(JSON)
-    stand_in: Mapped[str | None] = mapped_column(String(16))
+    stand_in: Mapped[str | None] = mapped_column(String(COMPUTER_NAME_LIMIT))
     """The computer that chose this move in the place of the seat's player, or None."""
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
