@@ -1,2 +1,3 @@
-"""The database: its extensions and models, SQLite's settings, each game's kept totals, the cache
-of virtual games, and a table's export and import."""
+"""The database: its extensions and models, SQLite's settings, the one way a write locks a game,
+the idempotency keys' records, each game's kept totals, the cache of virtual games, and the watch
+over the games' versions."""

@@ -45,8 +45,28 @@ def test_the_source_keeps_its_layers() -> None:
     [
         (
             "scorekeeper/storage/models.py",
-            "import scorekeeper.domain.levels",
+            "import scorekeeper.services.operations",
             "scorekeeper.storage is not allowed to import scorekeeper.services",
+        ),
+        (
+            "scorekeeper/domain/levels.py",
+            "import scorekeeper.storage.models",
+            "scorekeeper.domain is not allowed to import scorekeeper.storage",
+        ),
+        (
+            "scorekeeper/results/standings.py",
+            "import scorekeeper.services.operations",
+            "scorekeeper.results is not allowed to import scorekeeper.services",
+        ),
+        (
+            "scorekeeper/pages/history.py",
+            "import scorekeeper.storage.models",
+            "scorekeeper.pages is not allowed to import scorekeeper.storage",
+        ),
+        (
+            "scorekeeper/api/games.py",
+            "from sqlalchemy import select",
+            "scorekeeper.api is not allowed to import sqlalchemy",
         ),
         (
             "scorekeeper/services/operations.py",
