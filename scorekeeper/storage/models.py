@@ -301,8 +301,9 @@ class IdempotencyRecord(db.Model):  # type: ignore[name-defined,misc]
     __tablename__ = "idempotency_records"
     __table_args__ = (
         UniqueConstraint("table_id", "key"),
-        # A table's expired records are swept now and then (storage/idempotency.py, SWEEP_EVERY): a range of
-        # this index, where an index on the time alone left the database reading every record.
+        # A table's expired records are swept now and then (storage/idempotency.py,
+        # SWEEP_EVERY): a range of this index, where an index on the time alone left the database
+        # reading every record.
         Index("ix_idempotency_records_table_created", "table_id", "created_at"),
     )
 
