@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from time import monotonic
+from typing import Any
 
 from flask import current_app
 from sqlalchemy import bindparam, delete, select
@@ -28,7 +29,6 @@ _EXPIRED = delete(IdempotencyRecord).where(
     IdempotencyRecord.table_id == bindparam("table_id"),
     IdempotencyRecord.created_at < bindparam("before"),
 )
-_STORED = ("table_id", "key", "request_hash", "status", "response", "location", "etag")
 _INSERTS = {
     dialect.__name__.rsplit(".", 1)[-1]: dialect.insert(IdempotencyRecord)
     .on_conflict_do_nothing(index_elements=["table_id", "key"])
@@ -62,8 +62,17 @@ def key_record(table_id: int, key: str) -> IdempotencyRecord | None:
     return unexpired(record)
 
 
-def store(record: IdempotencyRecord) -> bool:
-    """Insert ``record`` with what the transaction writes; False if a request with the same key
+def store(
+    table_id: int,
+    key: str,
+    request_hash: str,
+    status: int,
+    response: dict[str, Any],
+    location: str | None,
+    etag: str | None = None,
+) -> bool:
+    """Store the answer of the request ``request_hash`` names (a digest of its method, path and
+    body) under ``key``, with what the transaction writes; False if a request with the same key
     stored its record first (the transaction must then be rolled back: its write is not to be
     kept). Expired records of the table go with the insert, now and then.
 
@@ -71,11 +80,19 @@ def store(record: IdempotencyRecord) -> bool:
     which on PostgreSQL first waits for a request inserting the same key to end), not a flush
     of the session that may raise: nothing of the session to undo, and no unit of work to run
     for a row nothing reads back."""
-    values = {column: getattr(record, column) for column in _STORED}
+    values = {
+        "table_id": table_id,
+        "key": key,
+        "request_hash": request_hash,
+        "status": status,
+        "response": response,
+        "location": location,
+        "etag": etag,
+    }
     statement = _INSERTS[db.session.get_bind().dialect.name]
     stored = db.session.execute(statement, values).first() is not None
     if stored:
-        _sweep(record.table_id)
+        _sweep(table_id)
     return stored
 
 

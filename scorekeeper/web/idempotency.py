@@ -66,7 +66,7 @@ def idempotent(
     A retry arriving while the first request is still writing waits on the game's lock. The
     record the first request commits meanwhile is not in the locking query's answer (on
     PostgreSQL it reads the other tables as they were when it began), so the retry finds it
-    after: when inserting its own record fails on the key's unique constraint, or, if the game
+    after: when storing its own record gives way on the key's unique constraint, or, if the game
     refuses the retry (ended by its own first attempt: 409), when that refusal is rolled back.
     Either way the first answer is replayed. The constraint also orders two requests that no
     lock orders (the key reused at the same moment for another game).
@@ -87,16 +87,8 @@ def idempotent(
         if committed is None:
             raise
         return _replay(committed, fingerprint)
-    record = IdempotencyRecord(
-        table_id=table.id,
-        key=key,
-        request_hash=fingerprint,
-        status=answer.status,
-        response=answer.body,
-        location=answer.location,
-        etag=answer.etag,
-    )
-    committed = _store(record)
+    stored = (answer.status, answer.body, answer.location, answer.etag)
+    committed = _store(table.id, key, fingerprint, *stored)
     return answer.response() if committed is None else _replay(committed, fingerprint)
 
 
@@ -120,15 +112,7 @@ def idempotent_form(
     fingerprint = _fingerprint()
     first = idempotency.unexpired(locked.key_record)
     if first is None:
-        claim = IdempotencyRecord(
-            table_id=table.id,
-            key=key,
-            request_hash=fingerprint,
-            status=HTTPStatus.FOUND,
-            response={},
-            location=done,
-        )
-        first = _store(claim)
+        first = _store(table.id, key, fingerprint, HTTPStatus.FOUND, {}, done)
     if first is not None:
         _same_request(first, fingerprint)
         replayed = redirect(first.location or done, first.status)
@@ -148,16 +132,24 @@ def _key() -> str | None:
     return key
 
 
-def _store(record: IdempotencyRecord) -> IdempotencyRecord | None:
-    """Store the key's ``record`` with what this transaction writes (None); or, if a request
-    with the same key committed its record first, roll this transaction back and return that
+def _store(
+    table_id: int,
+    key: str,
+    fingerprint: str,
+    status: int,
+    body: dict[str, Any],
+    location: str | None,
+    etag: str | None = None,
+) -> IdempotencyRecord | None:
+    """Store the key's answer with what this transaction writes (None); or, if a request with
+    the same key committed its record first, roll this transaction back and return that
     record, to be answered as a retry of the first request."""
-    if idempotency.store(record):
+    if idempotency.store(table_id, key, fingerprint, status, body, location, etag):
         return None
     start_over()  # the write too: the first request's answer stands
-    committed = idempotency.key_record(record.table_id, record.key)
+    committed = idempotency.key_record(table_id, key)
     if committed is None:
-        raise RuntimeError(f"The key {record.key!r} was refused as taken, and is not stored.")
+        raise RuntimeError(f"The key {key!r} gave way to another request's, which is not stored.")
     return committed
 
 
