@@ -44,7 +44,8 @@ from PIL import Image  # noqa: E402
 from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
-from scorekeeper.domain import credentials, virtual  # noqa: E402
+from scorekeeper.domain import credentials  # noqa: E402
+from scorekeeper.services import virtual  # noqa: E402
 from scorekeeper.storage.extensions import db  # noqa: E402
 from tests.pages.conftest import BROWSER_ARGS, CHROMIUM, PHONE  # noqa: E402
 from tests.running import served  # noqa: E402

@@ -9,7 +9,8 @@ from flask import Blueprint, Response, make_response, redirect, render_template,
 from engine.report import variant_problem
 from engine.rules import GAME_TARGET, SUPPORTED_PLAYERS, VARIANT_ENUMS, Rules, UnknownVariant
 from engine.sentences import N_
-from scorekeeper.domain.refusals import GameClosed, InvalidRequest
+from scorekeeper.domain.games import GameStatus
+from scorekeeper.domain.refusals import InvalidRequest
 from scorekeeper.pages.access import form_key, page_table
 from scorekeeper.pages.charts import score_chart
 from scorekeeper.pages.forms import whole_number
@@ -163,8 +164,7 @@ def abandon(table_id: int, game_id: int) -> Any:
             held_seats=held,
             seat_names=seat_names(in_language(game_view(game))) if held else {},
         )
-    try:
-        operations.abandon_game(operations.locked_game(table, game_id))
-    except GameClosed:
-        pass  # a finished game stays finished; the scoreboard says so
+    locked = operations.locked_game(table, game_id)
+    if locked.status != GameStatus.FINISHED:  # a finished game stays finished, as it shows
+        operations.abandon_game(locked)
     return redirect(back)

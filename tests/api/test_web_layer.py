@@ -52,7 +52,9 @@ def http_imports(module: Path) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("module", sorted(SERVICES.glob("*.py")), ids=lambda path: path.name)
+@pytest.mark.parametrize(
+    "module", sorted(SERVICES.rglob("*.py")), ids=lambda path: str(path.relative_to(SERVICES))
+)
 def test_the_services_speak_the_domain_not_http(module: Path) -> None:
     assert http_imports(module) == []
 
