@@ -19,6 +19,7 @@ from marshmallow import Schema, fields
 from scorekeeper.results.queries import table_by_token, table_game
 from scorekeeper.results.standings import game_view, hand_view
 from scorekeeper.schemas import ratings, reports, resources, transfer
+from scorekeeper.schemas.fields import Text
 from tests.api.conftest import TableAccess
 from tests.contract import SPEC, resolved
 
@@ -118,6 +119,12 @@ def differences(schema: Schema, node: dict[str, Any], where: str, *, answer: boo
                 f"{where}.{name}: null allowed {field.allow_none} in the schema, "
                 f"{not field.allow_none} in openapi.yaml"
             )
+        longest = getattr(field, "max_length", None)  # a Text's limit, checked as sent
+        if longest is not None and resolved(spec).get("maxLength") != longest:
+            found.append(
+                f"{where}.{name}: at most {longest} characters in the schema, "
+                f"{resolved(spec).get('maxLength')} in openapi.yaml"
+            )
         inner = nested(field)
         if inner is not None:
             found += differences(inner, items(spec), f"{where}.{name}", answer=answer)
@@ -186,3 +193,12 @@ def test_a_games_view_has_the_fields_its_schema_dumps(table: TableAccess, app: F
         assert set(view["hands"][0]) == set(resources.HandOutSchema().fields)
         assert set(hand_view(game.hands[0], [300, 450])) == set(resources.HandOutSchema().fields)
         assert set(game_view(game, with_hands=False)) == set(resources.GameSummarySchema().fields)
+
+
+def test_the_comparison_finds_a_limit_the_spec_does_not_say() -> None:
+    class Shorter(resources.PlayerSchema):
+        name = Text(max_length=5)
+
+    assert differences(Shorter(), component("Player"), "Player", answer=True) == [
+        "Player.name: at most 5 characters in the schema, None in openapi.yaml"
+    ]
