@@ -98,6 +98,24 @@ def test_every_route_of_the_api_is_in_the_spec() -> None:
     assert served == documented
 
 
+def test_every_operation_has_one_declared_tag_and_its_own_id() -> None:
+    """The reference groups the operations by tag, and a client generator names its modules and
+    functions after the tags and the operationIds."""
+    spec = yaml.safe_load(SPEC_PATH.read_text())
+    declared = [tag["name"] for tag in spec["tags"]]
+    operations = [
+        operation
+        for item in spec["paths"].values()
+        for operation in item.values()
+        if isinstance(operation, dict) and "responses" in operation
+    ]
+    assert all(len(operation.get("tags", [])) == 1 for operation in operations)
+    used = {operation["tags"][0] for operation in operations}
+    assert used == set(declared)
+    ids = [operation["operationId"] for operation in operations]
+    assert len(ids) == len(set(ids))
+
+
 def test_the_routes_left_out_of_the_spec_are_the_references_and_only_read() -> None:
     """Nothing else under ``/api/`` escapes the check above, and what does changes nothing."""
     left_out = sorted(

@@ -56,8 +56,13 @@ def test_invariants_hold_after_every_move(
             assert len(state.hands[seat]) == HAND_SIZE + 1
         view = seat_view(state, seat)
         assert list(view.hand) == hand(state, seat)
+        # The API's promise (openapi.yaml, legal_moves): the seat the game waits for always has
+        # a move (one can always discard, pass a chance, or answer the extension); the others
+        # have none in the engine's view.
+        assert view.legal_moves
         for other in range(players):  # what differs between seats' views is their own only
             assert _public(seat_view(state, other).to_dict()) == _public(view.to_dict())
+            assert other == seat or seat_view(state, other).legal_moves == ()
         assert sum(view.hand_sizes) == sum(len(hand) for hand in state.hands)
         twin = state.copy()
         move = rng.choice(view.legal_moves)

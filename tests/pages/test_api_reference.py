@@ -173,10 +173,36 @@ def test_the_longest_and_the_fullest_operations_fit_a_laptop(reader: Reader) -> 
     assert reader.errors == []
 
 
+def test_the_operations_are_grouped_by_their_tags(reader: Reader) -> None:
+    """The reference lists the operations under openapi.yaml's tags, in its order (a reader
+    looks for "Hands", not through one list of every operation)."""
+    page = reader.page
+    open_reference(page, reader.server)
+    tags = [tag["name"] for tag in SPEC["tags"]]
+    expect(page.locator(".opblock-tag")).to_have_count(len(tags))
+    assert [
+        page.locator(".opblock-tag").nth(index).get_attribute("data-tag")
+        for index in range(len(tags))
+    ] == tags
+    for tag in tags:
+        section = page.locator(".opblock-tag-section").filter(
+            has=page.locator(f".opblock-tag[data-tag='{tag}']")
+        )
+        shown = section.locator(".opblock-summary-operation-id").all_inner_texts()
+        tagged = [
+            operation["operationId"]
+            for item in SPEC["paths"].values()
+            for operation in item.values()
+            if isinstance(operation, dict) and tag in operation.get("tags", [])
+        ]
+        assert sorted(shown) == sorted(tagged), tag
+    assert reader.outside == []
+
+
 def test_an_operations_address_opens_it(reader: Reader) -> None:
     """Each operation has an address to share (Swagger UI's deep links): opened, it is open."""
     page = reader.page
-    page.goto(f"{reader.server}/api/docs#/default/addHand")
+    page.goto(f"{reader.server}/api/docs#/Hands/addHand")
     block = page.locator(".opblock:has(.opblock-summary-operation-id:text-is('addHand'))")
     expect(block).to_have_class("opblock opblock-post is-open")
     expect(block.locator("tr.response[data-code='422']")).to_be_visible()
@@ -187,8 +213,8 @@ def test_a_reader_tries_the_api_from_the_reference(reader: Reader) -> None:
     """ "Try it out" sends the example to this server: a table created, its token given to
     "Authorize", and the table read back with it."""
     page = reader.page
-    page.goto(f"{reader.server}/api/docs#/default/createTable")
-    create = page.locator("#operations-default-createTable")
+    page.goto(f"{reader.server}/api/docs#/Tables/createTable")
+    create = page.locator("#operations-Tables-createTable")
     create.get_by_role("button", name="Try it out").click()
     create.get_by_role("button", name="Execute").click()
     answer = create.locator(".live-responses-table tbody tr").first
@@ -202,7 +228,7 @@ def test_a_reader_tries_the_api_from_the_reference(reader: Reader) -> None:
     credentials.locator("input").fill(table["token"])
     credentials.get_by_role("button", name="Apply credentials").click()
     credentials.get_by_role("button", name="Close").click()
-    read = page.locator("#operations-default-readTable")
+    read = page.locator("#operations-Tables-readTable")
     read.locator(".opblock-summary-control").click()
     read.get_by_role("button", name="Try it out").click()
     read.get_by_placeholder("table_id").fill(str(table["id"]))
@@ -228,7 +254,7 @@ def test_an_open_operation_reads_well_with_a_screen_reader(reader: Reader) -> No
     """No serious or critical finding of axe but Swagger UI's own: colours at 4.5:1, every
     drop-down named, every example that scrolls reachable by the keyboard."""
     page = reader.page
-    page.goto(f"{reader.server}/api/docs#/default/scoreHand")
+    page.goto(f"{reader.server}/api/docs#/Scoring/scoreHand")
     expect(page.locator(".opblock.is-open tr.response[data-code='422']")).to_be_visible()
     expect(page.locator("select:not([aria-label])")).to_have_count(0)
     found = [
