@@ -1,15 +1,16 @@
 """Who a request speaks for: the table or the seat whose bearer token it carries (looked up by
 its hash, :mod:`scorekeeper.domain.credentials`), and what of theirs it may reach.
 
-A missing or wrong token is 401; a valid token for another table is 404, so a token never tells
-whether someone else's table exists.
+A missing or wrong token is 401; a seat's token where the table's is needed is 403 (it is valid,
+and may not do this); a valid token for another table is 404, so a token never tells whether
+someone else's table exists.
 """
 
 from __future__ import annotations
 
 from flask import request
 from werkzeug.datastructures import WWWAuthenticate
-from werkzeug.exceptions import NotFound, Unauthorized
+from werkzeug.exceptions import Forbidden, NotFound, Unauthorized
 
 from engine.sentences import N_
 from scorekeeper.results import queries
@@ -17,6 +18,9 @@ from scorekeeper.storage.models import Game, Player, Seat, Table, load_hands
 
 NO_SUCH_GAME = N_("There is no such game at this table.")
 NO_SUCH_PLAYER = N_("There is no such player at this table.")
+SEAT_TOKEN_REFUSED = N_(
+    "A seat's token plays its own seat of a virtual game: this needs the table's token."
+)
 
 
 def bearer_token() -> str:
@@ -43,8 +47,11 @@ def authorized_seat(table_id: int, game_id: int) -> Seat | None:
 
 def authorized_table(table_id: int) -> Table:
     """The table the request's bearer token opens, which must be ``table_id``."""
-    table = queries.table_by_token(bearer_token())
+    token = bearer_token()
+    table = queries.table_by_token(token)
     if table is None:
+        if queries.seat_by_token(token) is not None:
+            raise Forbidden(SEAT_TOKEN_REFUSED)
         raise _unauthorized("The token is not valid (it may have been rotated).")
     if table.id != table_id:
         raise NotFound(N_("There is no such table."))

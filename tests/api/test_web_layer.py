@@ -169,3 +169,31 @@ def test_an_unknown_variant_on_the_new_game_page_is_said_on_the_form(app: Flask)
     assert answer.status_code == 422
     assert 'name="start"' in answer.text  # the form again, not an error page
     assert "Variant game_tie has no value" in html.unescape(answer.text)
+
+
+def test_a_seat_token_on_the_tables_endpoints_is_403_and_changes_nothing(
+    table: TableAccess,
+) -> None:
+    """A seat's token is valid, and plays its own seat only: on what needs the table's token it
+    is refused as a token that may not do this (403), not as an invalid one (401), in the
+    reader's language; a token nobody holds stays 401."""
+    _, seats = started(table, [None, "strong"])
+    seat = {"Authorization": f"Bearer {seats[0].token}"}
+    players_before = table.get("/players").get_json()["items"]
+    asked = [
+        table.client.get(table.url, headers=seat),
+        table.client.get(table.url + "/games", headers=seat),
+        table.client.post(table.url + "/players", json={"name": "Zoé"}, headers=seat),
+        table.client.post(table.url + "/token", headers=seat),
+        table.client.get(seats[0].url + "/record", headers=seat),
+    ]
+    assert [answer.status_code for answer in asked] == [403] * len(asked)
+    assert "this needs the table's token" in asked[0].get_json()["detail"]
+    french = table.client.get(table.url, headers={**seat, "Accept-Language": "fr"})
+    assert french.status_code == 403
+    assert "jeton de la table" in french.get_json()["detail"]
+    assert table.get("/players").get_json()["items"] == players_before
+    assert table.get("").status_code == 200  # the table's token was not rotated
+    junk = {"Authorization": "Bearer mbs_nobody"}
+    assert table.client.get(table.url, headers=junk).status_code == 401
+    assert seats[0].read()["seat"] == 0  # the seat's own endpoint still takes it
