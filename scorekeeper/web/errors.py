@@ -27,6 +27,7 @@ from scorekeeper.domain.refusals import (
     StaleVersion,
     VersionRequired,
 )
+from scorekeeper.schemas.loading import Said
 from scorekeeper.storage.extensions import db
 from scorekeeper.web.i18n import gettext, say
 from scorekeeper.web.problems import (
@@ -90,7 +91,6 @@ OWN_WORDS = {
     403: N_("This needs another table's or seat's access."),
     404: N_("There is nothing at this address: the link may be mistyped or out of date."),
     405: N_("This address does not take that kind of request."),
-    413: N_("The request is too large."),
     415: N_("This address does not read a body in that format."),
     429: N_("Too many requests at once: wait a moment and try again."),
     500: N_(
@@ -106,12 +106,20 @@ OWN_WORDS = {
 for developers ("The server encountered an internal error...")."""
 
 
+TOO_LARGE = N_("The request is larger than the %(limit)s KiB this server reads.")
+
+
 def handle_http_exception(error: HTTPException) -> Response:
     """Flask's own errors (400, 404, 405, 413, 415, ...) in the problem shape, said in the
     request's language (a description is a msgid, or a sentence already translated)."""
     status = error.code or 500
     headers = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}
     description = error.description or ""
+    if isinstance(description, Said):
+        return respond_with(problem_document(status, say(description.sentence)), headers)
+    if status == 413 and description == type(error).description:
+        limit = (current_app.config.get("MAX_CONTENT_LENGTH") or 0) // 1024
+        return respond_with(problem_document(status, gettext(TOO_LARGE, limit=limit)), headers)
     if description == type(error).description:
         description = OWN_WORDS.get(status, description)
     return respond_with(problem_document(status, gettext(description)), headers)

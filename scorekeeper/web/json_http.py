@@ -10,11 +10,14 @@ from typing import Any
 import orjson
 from flask import Request, Response
 from flask.json.provider import DefaultJSONProvider
-from werkzeug.exceptions import BadRequest
+from werkzeug.exceptions import BadRequest, UnsupportedMediaType
 from werkzeug.sansio.response import Response as BaseResponse
 
+from engine.sentences import N_
 from scorekeeper.jsonio import parse_json
+from scorekeeper.schemas.loading import Said
 
+JSON = "Content-Type: application/json"
 _PASSTHROUGH = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
 """Dates and dataclasses go to Flask's own ``default`` (an HTTP date, a dict), as before."""
 
@@ -40,9 +43,12 @@ class JSONProvider(DefaultJSONProvider):
 
 
 class JSONRequest(Request):
-    """A request that says why its JSON body could not be read (Flask hides it outside debug)."""
+    """A request that says why its JSON body could not be read (Flask hides it outside debug),
+    in the reader's language."""
 
     def on_json_loading_failed(self, e: ValueError | None) -> Any:
-        if e is None:
-            return super().on_json_loading_failed(e)  # not sent as JSON: 415
-        raise BadRequest(f"The body is not valid JSON: {e}.")
+        if e is None:  # not sent as JSON
+            raise UnsupportedMediaType(
+                Said(N_("This address reads a JSON body: send it with %(header)s."), header=JSON)
+            )
+        raise BadRequest(Said(N_("The body is not valid JSON: %(reason)s."), reason=str(e)))

@@ -215,3 +215,28 @@ def test_the_api_says_a_refusal_in_the_language_asked_and_keeps_its_codes(
     assert english.json["detail"].startswith("The report was refused")
     assert french_flaws(french.json["detail"]) == []
     assert ENGLISH_WORDS.search(english.json["errors"][0]["detail"])
+
+
+@pytest.mark.parametrize(
+    ("body", "headers", "status", "english", "french"),
+    [
+        ("{bad", {"Content-Type": "application/json"}, 400, "not valid JSON", "pas du JSON valide"),
+        ("{}", {"Content-Type": "text/plain"}, 415, "reads a JSON body", "lit un corps JSON"),
+        ("x" * (300 * 1024), {"Content-Type": "application/json"}, 413, "256 KiB", "256\u00a0Kio"),
+    ],
+    ids=["invalid JSON", "not JSON", "too large"],
+)
+def test_a_body_the_api_cannot_read_is_refused_in_the_language_asked(
+    sqlite_app: Flask, body: str, headers: dict[str, str], status: int, english: str, french: str
+) -> None:
+    """Werkzeug's and Flask's own refusals of a body are said in the reader's language, the
+    size limit named (they were English whatever the reader asked, and 415 was Flask's
+    sentence for developers)."""
+    client = sqlite_app.test_client()
+    for language, expected in (("en", english), ("fr", french)):
+        answer = client.post(
+            "/api/v1/score", data=body, headers={**headers, "Accept-Language": language}
+        )
+        assert answer.status_code == status
+        assert answer.mimetype == "application/problem+json"
+        assert expected in answer.get_json()["detail"]
