@@ -7,6 +7,7 @@ The flow around them (which request answers, which replays) is HTTP's, in
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import timedelta
 from time import monotonic
 from typing import Any
@@ -62,19 +63,22 @@ def key_record(table_id: int, key: str) -> IdempotencyRecord | None:
     return unexpired(record)
 
 
-def store(
-    table_id: int,
-    key: str,
-    request_hash: str,
-    status: int,
-    response: dict[str, Any],
-    location: str | None,
-    etag: str | None = None,
-) -> bool:
-    """Store the answer of the request ``request_hash`` names (a digest of its method, path and
-    body) under ``key``, with what the transaction writes; False if a request with the same key
-    stored its record first (the transaction must then be rolled back: its write is not to be
-    kept). Expired records of the table go with the insert, now and then.
+@dataclass(frozen=True, slots=True)
+class StoredAnswer:
+    """The answer a key's first request got, kept for its retries: its status, its JSON body,
+    its Location and its ETag."""
+
+    status: int
+    body: dict[str, Any]
+    location: str | None = None
+    etag: str | None = None
+
+
+def store(table_id: int, key: str, request_hash: str, answer: StoredAnswer) -> bool:
+    """Store ``answer``, the answer of the request ``request_hash`` names (a digest of its
+    method, path and body), under ``key``, with what the transaction writes; False if a request
+    with the same key stored its record first (the transaction must then be rolled back: its
+    write is not to be kept). Expired records of the table go with the insert, now and then.
 
     One statement that gives way on the key's unique constraint (``ON CONFLICT DO NOTHING``,
     which on PostgreSQL first waits for a request inserting the same key to end), not a flush
@@ -84,10 +88,10 @@ def store(
         "table_id": table_id,
         "key": key,
         "request_hash": request_hash,
-        "status": status,
-        "response": response,
-        "location": location,
-        "etag": etag,
+        "status": answer.status,
+        "response": answer.body,
+        "location": answer.location,
+        "etag": answer.etag,
     }
     statement = _INSERTS[db.session.get_bind().dialect.name]
     stored = db.session.execute(statement, values).first() is not None

@@ -29,6 +29,7 @@ from engine.sentences import N_
 from scorekeeper.domain.refusals import InvalidRequest
 from scorekeeper.services import operations
 from scorekeeper.storage import idempotency
+from scorekeeper.storage.idempotency import StoredAnswer
 from scorekeeper.storage.models import Game, IdempotencyRecord, Table
 from scorekeeper.web.errors import REFUSALS
 from scorekeeper.web.http import respond
@@ -46,13 +47,8 @@ again for the record its key may have been given meanwhile."""
 
 
 @dataclass(frozen=True, slots=True)
-class WriteAnswer:
+class WriteAnswer(StoredAnswer):
     """What an idempotent API write answers, and what a retry of it is answered again."""
-
-    status: int
-    body: dict[str, Any]
-    location: str | None = None
-    etag: str | None = None
 
     def response(self) -> Response:
         return respond(self.body, self.status, location=self.location, etag=self.etag)
@@ -87,8 +83,7 @@ def idempotent(
         if committed is None:
             raise
         return _replay(committed, fingerprint)
-    stored = (answer.status, answer.body, answer.location, answer.etag)
-    committed = _store(table.id, key, fingerprint, *stored)
+    committed = _store(table.id, key, fingerprint, answer)
     return answer.response() if committed is None else _replay(committed, fingerprint)
 
 
@@ -112,7 +107,7 @@ def idempotent_form(
     fingerprint = _fingerprint()
     first = idempotency.unexpired(locked.key_record)
     if first is None:
-        first = _store(table.id, key, fingerprint, HTTPStatus.FOUND, {}, done)
+        first = _store(table.id, key, fingerprint, StoredAnswer(HTTPStatus.FOUND, {}, done))
     if first is not None:
         _same_request(first, fingerprint)
         replayed = redirect(first.location or done, first.status)
@@ -133,18 +128,12 @@ def _key() -> str | None:
 
 
 def _store(
-    table_id: int,
-    key: str,
-    fingerprint: str,
-    status: int,
-    body: dict[str, Any],
-    location: str | None,
-    etag: str | None = None,
+    table_id: int, key: str, fingerprint: str, answer: StoredAnswer
 ) -> IdempotencyRecord | None:
-    """Store the key's answer with what this transaction writes (None); or, if a request with
-    the same key committed its record first, roll this transaction back and return that
+    """Store the key's ``answer`` with what this transaction writes (None); or, if a request
+    with the same key committed its record first, roll this transaction back and return that
     record, to be answered as a retry of the first request."""
-    if idempotency.store(table_id, key, fingerprint, status, body, location, etag):
+    if idempotency.store(table_id, key, fingerprint, answer):
         return None
     start_over()  # the write too: the first request's answer stands
     committed = idempotency.key_record(table_id, key)
