@@ -66,11 +66,24 @@ def browser_context_args() -> dict[str, Any]:
 
 @pytest.fixture(scope="session")
 def live_server(sqlite_template: Path) -> Iterator[str]:
-    """The app served on a free loopback port, on its own migrated SQLite database."""
+    """The app served on a free loopback port, on its own migrated SQLite database.
+
+    One server serves every page test of a worker, and a phone closed at the end of a test leaves
+    its waiting question held on the server until its time is up (25 s): werkzeug's server cannot
+    tell that the phone has gone. Those questions would use up a worker's budget of waiting
+    requests (``LIVE_WAITERS``, sized for the threads of one gunicorn worker, which werkzeug's
+    server does not have: it starts a thread a request), and the next test's page would poll
+    instead of wait. This server's budget is as large as its thread count: unbounded."""
     folder = Path(tempfile.mkdtemp(prefix="scorekeeper-pages-"))
     database = folder / "pages.sqlite3"
     shutil.copyfile(sqlite_template, database)
-    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}"})
+    app = create_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}",
+            "LIVE_WAITERS": 10_000,
+        }
+    )
     with served(app) as base:
         yield base
         app.extensions["version_watch"].stop()  # the questions still held answer now
