@@ -4,10 +4,22 @@ from __future__ import annotations
 
 from flask import Blueprint
 
-from scorekeeper.api import games, hands, history, players, ratings, score, tables, virtual
+from scorekeeper.api import (
+    feed,
+    games,
+    hands,
+    history,
+    players,
+    ratings,
+    score,
+    tables,
+    tokens,
+    virtual,
+)
 
 RESOURCES = tuple(
-    module.bp for module in (score, tables, players, games, hands, history, ratings, virtual)
+    module.bp
+    for module in (score, tables, tokens, feed, players, games, hands, history, ratings, virtual)
 )
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")

@@ -11,6 +11,7 @@ from flask import Blueprint, Response, request, url_for
 
 from engine.problems import Problem, ProblemCode
 from engine.sentences import N_
+from scorekeeper.domain.credentials import Scope
 from scorekeeper.domain.games import game_etag
 from scorekeeper.domain.limits import MAX_ID
 from scorekeeper.domain.refusals import InvalidRequest
@@ -85,7 +86,7 @@ def read_game(table_id: int, game_id: int) -> Response:
 @bp.post("/tables/<id:table_id>/games/<id:game_id>/abandon")
 def abandon_game(table_id: int, game_id: int) -> Response:
     """Abandon a game before its end."""
-    table = authorized_table(table_id)
+    table = authorized_table(table_id, Scope.OWNER)
     return game_response(operations.abandon_game(operations.locked_game(table, game_id)))
 
 

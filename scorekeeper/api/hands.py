@@ -10,7 +10,7 @@ from scorekeeper.results.standings import hand_view, running
 from scorekeeper.schemas.resources import HandEntrySchema, HandOutSchema, NewHandSchema
 from scorekeeper.services import operations
 from scorekeeper.web.auth import authorized_table, table_game_with_hands
-from scorekeeper.web.http import json_body, load_body_first, respond, versions_read
+from scorekeeper.web.http import json_body, load_body_first, no_content, respond, versions_read
 from scorekeeper.web.idempotency import WriteAnswer, idempotent
 
 if TYPE_CHECKING:
@@ -81,6 +81,4 @@ def undo_hand(table_id: int, game_id: int, number: int) -> Response:
     """Undo the last hand (If-Match required)."""
     game = operations.locked_game(authorized_table(table_id), game_id)
     operations.undo_hand(game, number, versions_read())
-    response = Response(status=204)
-    del response.headers["Content-Type"]
-    return response
+    return no_content()

@@ -8,6 +8,7 @@ from flask import Blueprint, Response, url_for
 from werkzeug.exceptions import Conflict
 
 from scorekeeper.documents import export
+from scorekeeper.domain.credentials import Scope
 from scorekeeper.results.queries import virtual_game_in_progress
 from scorekeeper.schemas.resources import TableCreateSchema, TableSchema
 from scorekeeper.services import operations
@@ -69,5 +70,5 @@ def export_table(table_id: int) -> Response:
 @bp.post("/tables/<id:table_id>/token")
 def rotate_token(table_id: int) -> Response:
     """Replace the table's token: the old one stops working at once."""
-    token = operations.rotate_token(authorized_table(table_id))
+    token = operations.rotate_token(authorized_table(table_id, Scope.OWNER))
     return respond({"token": token})

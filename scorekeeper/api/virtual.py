@@ -11,6 +11,7 @@ from werkzeug.exceptions import Forbidden
 
 from engine.sentences import N_
 from scorekeeper.api.games import game_schema
+from scorekeeper.domain.credentials import Scope
 from scorekeeper.results.standings import game_view
 from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import (
@@ -119,7 +120,7 @@ def play_move(table_id: int, game_id: int) -> Response:
 def reissue_seat_token(table_id: int, game_id: int, seat: int) -> Response:
     """A new token for a player's seat whose link was lost, with the table's token; the old
     one stops working at once. The answer holds the token, shown this once."""
-    authorized_table(table_id)
+    authorized_table(table_id, Scope.OWNER)
     token = virtual.reissue(table_id, game_id, seat)
     response = respond({"seat": seat, "token": token}, 200)
     response.headers["Cache-Control"] = "no-store"
@@ -141,7 +142,7 @@ def take_seat_back(table_id: int, game_id: int, seat: int) -> Response:
     own; the answer is the game as that token sees it."""
     holder = authorized_seat(table_id, game_id)
     if holder is not None and holder.seat != seat:
-        raise Forbidden("A seat's token takes back that seat only.")
+        raise Forbidden(N_("A seat's token takes back that seat only."))
     viewer = None if holder is None else holder.seat
     return _answer(virtual.take_back(table_id, game_id, seat, viewer), 0)
 

@@ -13,15 +13,20 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, bindparam, select
-from sqlalchemy.orm import selectinload
+from sqlalchemy import ColumnElement, Select, bindparam, or_, select
+from sqlalchemy.orm import joinedload, selectinload
 
-from scorekeeper.domain.credentials import token_hash
+from scorekeeper.domain.credentials import Scope, token_hash
 from scorekeeper.domain.games import GameStatus
 from scorekeeper.storage.extensions import db
-from scorekeeper.storage.models import Game, Player, Seat, Side, Table
+from scorekeeper.storage.models import AccessToken, Game, Player, Seat, Side, Table, TableEvent
 
 _TABLE_BY_TOKEN = select(Table).where(Table.token_hash == bindparam("token_hash"))
+_ISSUED_TOKEN = (
+    select(AccessToken)
+    .where(AccessToken.token_hash == bindparam("token_hash"))
+    .options(joinedload(AccessToken.table))
+)
 _SEAT_BY_TOKEN = select(Seat).where(Seat.token_hash == bindparam("token_hash"))
 
 
@@ -31,6 +36,41 @@ def table_by_token(token: str) -> Table | None:
         _TABLE_BY_TOKEN, {"token_hash": token_hash(token)}
     ).scalar_one_or_none()
     return table
+
+
+def table_access(token: str) -> tuple[Table, Scope] | None:
+    """The table ``token`` opens and what it may do there: everything with the table's own
+    token, the scope it was issued with for an issued one; None for any other token."""
+    table = table_by_token(token)
+    if table is not None:
+        return table, Scope.OWNER
+    issued: AccessToken | None = db.session.execute(
+        _ISSUED_TOKEN, {"token_hash": token_hash(token)}
+    ).scalar_one_or_none()
+    return None if issued is None else (issued.table, Scope(issued.scope))
+
+
+def issued_tokens(table_id: int) -> list[AccessToken]:
+    """The tokens the table's owner issued, oldest first."""
+    statement = select(AccessToken).where(AccessToken.table_id == table_id)
+    return list(db.session.execute(statement.order_by(AccessToken.id)).scalars())
+
+
+def issued_token(table_id: int, token_id: int) -> AccessToken | None:
+    """The table's issued token ``token_id``, if any."""
+    issued: AccessToken | None = db.session.get(AccessToken, token_id)
+    return issued if issued is not None and issued.table_id == table_id else None
+
+
+def table_events(table_id: int, *, after: int, limit: int) -> list[TableEvent]:
+    """Up to ``limit`` of the table's events after number ``after``, in their order."""
+    statement = (
+        select(TableEvent)
+        .where(TableEvent.table_id == table_id, TableEvent.number > after)
+        .order_by(TableEvent.number)
+        .limit(limit)
+    )
+    return list(db.session.execute(statement).scalars())
 
 
 def tables_by_tokens(tokens: Iterable[str]) -> dict[str, Table]:
@@ -115,8 +155,10 @@ def virtual_game_in_progress(table_id: int) -> int | None:
 
 
 def _game_of_token(*columns: Any) -> Select[Any]:
-    """Select ``columns`` of game ``:game_id`` of table ``:table_id`` whose token hashes to
-    ``:token_hash``: the token and the game checked in one query."""
+    """Select ``columns`` of game ``:game_id`` of table ``:table_id`` whose own token, or a
+    token it issued, hashes to ``:token_hash``: the token and the game checked in one query
+    (every token of a table reads its games)."""
+    issued = select(AccessToken.table_id).where(AccessToken.token_hash == bindparam("token_hash"))
     return (
         select(*columns)
         .select_from(Game)
@@ -124,7 +166,7 @@ def _game_of_token(*columns: Any) -> Select[Any]:
         .where(
             Game.id == bindparam("game_id"),
             Game.table_id == bindparam("table_id"),
-            Table.token_hash == bindparam("token_hash"),
+            or_(Table.token_hash == bindparam("token_hash"), Table.id.in_(issued)),
         )
     )
 

@@ -6,6 +6,7 @@ from marshmallow import RAISE, Schema, fields, validate
 
 from engine.cards import Card
 from engine.rules import SUPPORTED_PLAYERS
+from scorekeeper.domain.credentials import ISSUED_SCOPES
 from scorekeeper.domain.games import GameStatus
 from scorekeeper.domain.limits import MAX_ID
 from scorekeeper.schemas.fields import ComputerLevel, Name, StrictInteger, Text, UtcDateTime
@@ -30,6 +31,11 @@ class TableCreateSchema(Strict):
 
 class PlayerCreateSchema(Strict):
     name = Name(required=True)
+
+
+class TokenCreateSchema(Strict):
+    name = Name(required=True)
+    scope = fields.String(required=True, validate=validate.OneOf([s.value for s in ISSUED_SCOPES]))
 
 
 class GameSideSchema(Strict):
@@ -82,6 +88,11 @@ class VirtualQuerySchema(Strict):
     since = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_ID))
 
 
+class EventQuerySchema(Strict):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_ID))
+    limit = fields.Integer(load_default=MAX_PAGE, validate=validate.Range(min=1, max=MAX_PAGE))
+
+
 class GameQuerySchema(Strict):
     player = fields.Integer(validate=validate.Range(min=1, max=MAX_ID))
     status = fields.String(validate=validate.OneOf([s.value for s in GameStatus]))
@@ -110,6 +121,30 @@ class TableSchema(Schema):
     created_at = UtcDateTime()
     players = fields.Integer(attribute="player_count")
     games = fields.Integer(attribute="game_count")
+
+
+class TokenSchema(Schema):
+    id = fields.Integer()
+    name = fields.String()
+    scope = fields.String()
+    created_at = UtcDateTime()
+
+
+class EventSchema(Schema):
+    id = fields.Integer(attribute="number")
+    kind = fields.String()
+    at = UtcDateTime(attribute="created_at")
+    game = fields.Integer(attribute="game_id", allow_none=True)
+    hand = fields.Integer(allow_none=True)
+    move = fields.Integer(allow_none=True)
+    seat = fields.Integer(allow_none=True)
+    player = fields.Integer(attribute="player_id", allow_none=True)
+
+
+class EventPageSchema(Schema):
+    items = fields.List(fields.Nested(EventSchema))
+    last = fields.Integer()
+    more = fields.Boolean()
 
 
 class PlayerSchema(Schema):

@@ -21,7 +21,7 @@ from engine import Problem, ProblemCode, Rules
 from engine.scoring import HandScore
 from engine.sentences import N_, Fact
 from engine.sheet import ScoreSheet
-from scorekeeper.domain.credentials import new_token, token_hash
+from scorekeeper.domain.credentials import Scope, new_token, token_hash
 from scorekeeper.domain.games import GameStatus
 from scorekeeper.domain.refusals import (
     GameClosed,
@@ -38,7 +38,7 @@ from scorekeeper.names import first_repeat, team_name
 from scorekeeper.storage import running_totals
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.locks import LockedGame, lock_game
-from scorekeeper.storage.models import Game, Hand, Player, Seat, Side, Table, utcnow
+from scorekeeper.storage.models import AccessToken, Game, Hand, Player, Seat, Side, Table, utcnow
 
 
 def create_table(name: str) -> tuple[Table, str]:
@@ -56,6 +56,22 @@ def rotate_token(table: Table) -> str:
     table.token_hash = token_hash(token)
     db.session.flush()
     return token
+
+
+def issue_token(table: Table, name: str, scope: str) -> tuple[AccessToken, str]:
+    """A new token of ``scope`` for ``table``, named for who holds it, and the token itself
+    (the only time it is known)."""
+    token = new_token(Scope(scope).prefix)
+    issued = AccessToken(table_id=table.id, name=name, scope=scope, token_hash=token_hash(token))
+    db.session.add(issued)
+    db.session.flush()
+    return issued, token
+
+
+def revoke_token(issued: AccessToken) -> None:
+    """Revoke an issued token: it stops working at once."""
+    db.session.delete(issued)
+    db.session.flush()
 
 
 def create_player(table: Table, name: str) -> Player:

@@ -21,7 +21,7 @@ from sqlalchemy import Engine, text
 from sqlalchemy.orm import Session
 
 CHANNEL = "scorekeeper_games"
-"""PostgreSQL's channel for the ids of the games a transaction changed."""
+"""PostgreSQL's channel for the games and the feeds a transaction changed."""
 
 
 class Changes(Protocol):
@@ -126,10 +126,11 @@ def listen(engine: Engine, interval: float) -> Changes:
     return DataVersion(engine, interval)
 
 
-def notify(session: Session, game_ids: Iterable[int]) -> None:
+def notify(session: Session, changed: Iterable[int | str]) -> None:
     """Tell the watches of every worker, at the commit of ``session``'s transaction, that it
-    changed these games (PostgreSQL; SQLite's data version needs nothing)."""
-    ids = sorted(set(game_ids))
+    changed these games (their ids) or tables' feeds (``t`` and their ids): PostgreSQL; SQLite's
+    data version needs nothing."""
+    ids = sorted({str(key) for key in changed})
     if ids and session.get_bind().dialect.name == "postgresql":
         payload = ",".join(map(str, ids))
         session.connection().execute(

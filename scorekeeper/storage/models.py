@@ -60,8 +60,49 @@ class Table(db.Model):  # type: ignore[name-defined,misc]
     name: Mapped[str] = mapped_column(String(NAME_LIMIT))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    event_count: Mapped[int] = mapped_column(default=0, server_default="0")
+    """How many events the table's feed holds: the id of its last (:mod:`~scorekeeper.storage.
+    feed`)."""
 
     players: Mapped[list[Player]] = relationship(back_populates="table", order_by="Player.id")
+
+
+class AccessToken(db.Model):  # type: ignore[name-defined,misc]
+    """A token a table's owner issued, with its scope (read or record) and a name that says who
+    holds it: a wall screen, a club's bot. Stored as its digest, as the table's own; revoking
+    it deletes it."""
+
+    __tablename__ = "access_tokens"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(NAME_LIMIT))
+    scope: Mapped[str] = mapped_column(String(16))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    table: Mapped[Table] = relationship()
+
+
+class TableEvent(db.Model):  # type: ignore[name-defined,misc]
+    """One change to a table, as its feed tells it: what happened (``kind``), to which game,
+    hand, move or player, and when. Numbered per table (``number``, from 1), in the order the
+    changes were committed: a follower that read up to one number has read everything before
+    it. It names things and never tells a secret (no token, no card of a seat's hand)."""
+
+    __tablename__ = "table_events"
+    __table_args__ = (UniqueConstraint("table_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    kind: Mapped[str] = mapped_column(String(24))
+    game_id: Mapped[int | None]
+    hand: Mapped[int | None]
+    move: Mapped[int | None]
+    seat: Mapped[int | None]
+    player_id: Mapped[int | None]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
 class Player(db.Model):  # type: ignore[name-defined,misc]

@@ -23,7 +23,7 @@ import os
 import threading
 import time
 from collections import Counter
-from typing import Any
+from typing import Any, Literal, NamedTuple
 
 from flask import Flask, current_app, has_app_context
 from sqlalchemy import Engine, event, select
@@ -31,7 +31,8 @@ from sqlalchemy.orm import Session, SessionTransaction
 
 from scorekeeper.storage import changes
 from scorekeeper.storage.extensions import db
-from scorekeeper.storage.models import Game
+from scorekeeper.storage.feed import written
+from scorekeeper.storage.models import Game, Table
 
 log = logging.getLogger(__name__)
 
@@ -39,17 +40,32 @@ GONE = 2**62
 """The version a game deleted meanwhile is taken to have: past any version a phone showed."""
 
 
+class Watched(NamedTuple):
+    """What a request waits on: a game (its version) or a table's feed (its event count)."""
+
+    kind: Literal["game", "feed"]
+    id: int
+
+
+def game(game_id: int) -> Watched:
+    return Watched("game", game_id)
+
+
+def feed(table_id: int) -> Watched:
+    return Watched("feed", table_id)
+
+
 class VersionWatch:
-    """The games waited on in one worker, their last versions read, and the thread that reads
-    them. :meth:`wait` blocks a request's thread until its game moves, its time is up, or the
-    worker stops (:meth:`stop`)."""
+    """The games and feeds waited on in one worker, their last versions read, and the thread
+    that reads them. :meth:`wait` blocks a request's thread until its game (or feed) moves, its
+    time is up, or the worker stops (:meth:`stop`)."""
 
     def __init__(self, app: Flask, interval: float) -> None:
         self.app = app
         self.interval = interval
         self._changed = threading.Condition()
-        self._waiting: Counter[int] = Counter()  # game id -> requests waiting on it
-        self._versions: dict[int, int] = {}  # game id -> highest version seen
+        self._waiting: Counter[Watched] = Counter()  # what is waited on -> requests waiting
+        self._versions: dict[Watched, int] = {}  # what is waited on -> highest version seen
         self._thread: threading.Thread | None = None
         self._stopped = False
         self._unread = False  # a game waited on whose version the watch has not read yet
@@ -66,37 +82,37 @@ class VersionWatch:
         with self._changed:
             return sum(self._waiting.values())
 
-    def wait(self, game_id: int, version: int, timeout: float) -> bool:
-        """Block until game ``game_id`` is past ``version`` (True), ``timeout`` seconds have
-        passed (False), or the worker stops (True: answer at once, the phone asks again)."""
+    def wait(self, watched: Watched, version: int, timeout: float) -> bool:
+        """Block until ``watched`` is past ``version`` (True), ``timeout`` seconds have passed
+        (False), or the worker stops (True: answer at once, the phone asks again)."""
         deadline = time.monotonic() + timeout
         with self._changed:
-            if game_id not in self._waiting:
+            if watched not in self._waiting:
                 self._unread = True  # it may have moved before its waiter came: read it now
                 self._ring()
-            self._waiting[game_id] += 1
+            self._waiting[watched] += 1
             self._start()
             self._changed.notify_all()  # the thread may be asleep with nobody to read for
             try:
-                while not self._stopped and self._versions.get(game_id, 0) <= version:
+                while not self._stopped and self._versions.get(watched, 0) <= version:
                     remaining = deadline - time.monotonic()
                     if remaining <= 0:
                         return False
                     self._changed.wait(remaining)
                 return True
             finally:
-                self._waiting[game_id] -= 1
-                if self._waiting[game_id] <= 0:
-                    del self._waiting[game_id]
-                    self._versions.pop(game_id, None)
+                self._waiting[watched] -= 1
+                if self._waiting[watched] <= 0:
+                    del self._waiting[watched]
+                    self._versions.pop(watched, None)
 
-    def seen(self, versions: dict[int, int]) -> None:
+    def seen(self, versions: dict[Watched, int]) -> None:
         """Versions learnt (read, or committed in this worker): wake whoever waits on them."""
         with self._changed:
             moved = False
-            for game_id, version in versions.items():
-                if game_id in self._waiting and version > self._versions.get(game_id, 0):
-                    self._versions[game_id] = version
+            for watched, version in versions.items():
+                if watched in self._waiting and version > self._versions.get(watched, 0):
+                    self._versions[watched] = version
                     moved = True
             if moved:
                 self._changed.notify_all()
@@ -146,9 +162,9 @@ class VersionWatch:
                         moved = listening.wait(self._bell)
                     with self._changed:
                         moved, self._unread = moved or self._unread, False
-                        ids = list(self._waiting)
-                    if moved and ids:
-                        self.seen(self._read(ids))
+                        waited_on = list(self._waiting)
+                    if moved and waited_on:
+                        self.seen(self._read(waited_on))
                 except Exception:  # the database away for a moment: listen and read again
                     log.warning("could not read the versions of the games waited on", exc_info=True)
                     if listening is not None:
@@ -165,13 +181,22 @@ class VersionWatch:
                 self._engine = db.engine
         return self._engine
 
-    def _read(self, ids: list[int]) -> dict[int, int]:
+    def _read(self, watched: list[Watched]) -> dict[Watched, int]:
         # A connection of the pool, without a session or an app context: half the CPU per read.
+        found: dict[Watched, int] = {}
+        games = [item.id for item in watched if item.kind == "game"]
+        feeds = [item.id for item in watched if item.kind == "feed"]
         with self._database().connect() as connection:
-            rows = connection.execute(select(Game.id, Game.version).where(Game.id.in_(ids)))
-            found = {game_id: version for game_id, version in rows}
+            if games:
+                rows = connection.execute(select(Game.id, Game.version).where(Game.id.in_(games)))
+                found |= {game(game_id): version for game_id, version in rows}
+            if feeds:
+                statement = select(Table.id, Table.event_count).where(Table.id.in_(feeds))
+                found |= {
+                    feed(table_id): count for table_id, count in connection.execute(statement)
+                }
         self.reads += 1
-        return {game_id: found.get(game_id, GONE) for game_id in ids}
+        return {item: found.get(item, GONE) for item in watched}
 
 
 def watch(app: Flask) -> VersionWatch:
@@ -194,12 +219,12 @@ def _note(session: Session, _context: Any) -> None:
     committed: this worker's (:func:`_wake`) and, on PostgreSQL, every other's (NOTIFY)."""
     noted = session.info.setdefault(_CHANGED, {})
     flushed = {
-        instance.id: instance.version
+        game(instance.id): instance.version
         for instance in (*session.new, *session.dirty)
         if isinstance(instance, Game) and instance.id is not None
     }
     noted.update(flushed)
-    changes.notify(session, flushed)
+    changes.notify(session, [watched.id for watched in flushed])
 
 
 @event.listens_for(Session, "after_commit")
@@ -207,7 +232,8 @@ def _wake(session: Session) -> None:
     """This worker's waiters on a game just committed wake now, not at the watch's next read."""
     if session.in_nested_transaction():
         return
-    noted = session.info.pop(_CHANGED, None)
+    noted = session.info.pop(_CHANGED, {})
+    noted |= {feed(table_id): count for table_id, count in written(session).items()}
     if noted and has_app_context() and "version_watch" in current_app.extensions:
         watch(current_app).seen(noted)
 

@@ -1,9 +1,14 @@
 """Who a request speaks for: the table or the seat whose bearer token it carries (looked up by
 its hash, :mod:`scorekeeper.domain.credentials`), and what of theirs it may reach.
 
-A missing or wrong token is 401; a seat's token where the table's is needed is 403 (it is valid,
-and may not do this); a valid token for another table is 404, so a token never tells whether
-someone else's table exists.
+A missing or wrong token is 401 (a revoked one is wrong); a valid token that may not do what is
+asked is 403: a seat's token where the table's is needed, an issued token beyond its scope
+(:class:`~scorekeeper.domain.credentials.Scope`); a valid token for another table is 404, so a
+token never tells whether someone else's table exists.
+
+What a request needs follows its method unless its view says more: reading (GET) needs any of
+the table's tokens, any other method a record token or the table's own, so a write view added
+later is never open to a read token by omission.
 """
 
 from __future__ import annotations
@@ -13,14 +18,27 @@ from werkzeug.datastructures import WWWAuthenticate
 from werkzeug.exceptions import Forbidden, NotFound, Unauthorized
 
 from engine.sentences import N_
+from scorekeeper.domain.credentials import Scope
 from scorekeeper.results import queries
-from scorekeeper.storage.models import Game, Player, Seat, Table, load_hands
+from scorekeeper.storage.models import AccessToken, Game, Player, Seat, Table, load_hands
 
 NO_SUCH_GAME = N_("There is no such game at this table.")
 NO_SUCH_PLAYER = N_("There is no such player at this table.")
 SEAT_TOKEN_REFUSED = N_(
     "A seat's token plays its own seat of a virtual game: this needs the table's token."
 )
+BEYOND_SCOPE = {
+    Scope.RECORD: N_(
+        "This token only reads the table: recording needs a token with the 'record' scope, "
+        "or the table's own."
+    ),
+    Scope.OWNER: N_(
+        "Only the table's own token may do this (its tokens, a new table token, a seat's new "
+        "link, abandoning a game)."
+    ),
+}
+"""Why an issued token may not do what it asked, by the scope that would have allowed it."""
+READING = frozenset({"GET", "HEAD"})
 
 
 def bearer_token() -> str:
@@ -28,7 +46,7 @@ def bearer_token() -> str:
     header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise _unauthorized("This table's data needs 'Authorization: Bearer <token>'.")
+        raise _unauthorized(N_("This table's data needs 'Authorization: Bearer <token>'."))
     return token.strip()
 
 
@@ -45,16 +63,22 @@ def authorized_seat(table_id: int, game_id: int) -> Seat | None:
     return seat
 
 
-def authorized_table(table_id: int) -> Table:
-    """The table the request's bearer token opens, which must be ``table_id``."""
+def authorized_table(table_id: int, needs: Scope | None = None) -> Table:
+    """The table the request's bearer token opens, which must be ``table_id``, with a token whose
+    scope covers ``needs`` (by default: reading for a GET, recording for any other method)."""
     token = bearer_token()
-    table = queries.table_by_token(token)
-    if table is None:
+    found = queries.table_access(token)
+    if found is None:
         if queries.seat_by_token(token) is not None:
             raise Forbidden(SEAT_TOKEN_REFUSED)
-        raise _unauthorized("The token is not valid (it may have been rotated).")
+        raise _unauthorized(N_("The token is not valid (it may have been rotated, or revoked)."))
+    table, scope = found
     if table.id != table_id:
         raise NotFound(N_("There is no such table."))
+    if needs is None:
+        needs = Scope.READ if request.method in READING else Scope.RECORD
+    if not scope.covers(needs):
+        raise Forbidden(BEYOND_SCOPE[needs])
     return table
 
 
@@ -64,6 +88,14 @@ def table_game(table: Table, game_id: int) -> Game:
     if game is None:
         raise NotFound(NO_SUCH_GAME)
     return game
+
+
+def issued_token(table: Table, token_id: int) -> AccessToken:
+    """The table's issued token ``token_id``; 404 otherwise."""
+    issued = queries.issued_token(table.id, token_id)
+    if issued is None:
+        raise NotFound(N_("There is no such token at this table."))
+    return issued
 
 
 def table_player(table: Table, player_id: int) -> Player:

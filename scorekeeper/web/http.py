@@ -66,6 +66,13 @@ def respond(
     return response
 
 
+def no_content() -> Response:
+    """A 204: done, nothing to say (and so no body type either)."""
+    response = Response(status=204)
+    del response.headers["Content-Type"]
+    return response
+
+
 def versions_read() -> frozenset[str] | None:
     """The versions a change was read at, for every write that can race: the entity tags the
     request's ``If-Match`` names, or on a page (not the API) the one its form carries in its

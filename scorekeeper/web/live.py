@@ -20,7 +20,7 @@ import signal
 import threading
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from flask import Flask, Response, current_app, g, make_response, request
 
@@ -35,10 +35,27 @@ WAKE_LATE = 0.05
 """Seconds past a wake-up time (a window's close) before reading again, so the read finds it due."""
 
 
+class Shown(NamedTuple):
+    """What a view's answer showed: what :func:`waits` waits on if it said nothing new."""
+
+    watched: versions.Watched
+    version: int
+    wake_in: float | None = None
+    """In how many seconds it must be read again at the latest (a window that closes)."""
+    idle: bool | None = None
+    """Whether the answer said nothing new (None: if it is a 304)."""
+
+
 def watched(game_id: int, version: int, wake_in: float | None = None) -> None:
     """Say which game (and version) the view's answer shows, and in how many seconds it must be
     read again at the latest: what :func:`waits` waits on if the answer is 304."""
-    g.live_game = (game_id, version, wake_in)
+    g.live_shown = Shown(versions.game(game_id), version, wake_in)
+
+
+def watched_feed(table_id: int, count: int, *, idle: bool) -> None:
+    """Say that the view's answer shows table ``table_id``'s feed up to event ``count``, and
+    whether it was ``idle`` (no event after the follower's): what :func:`waits` waits on."""
+    g.live_shown = Shown(versions.feed(table_id), count, None, idle)
 
 
 def asked_wait() -> int:
@@ -56,22 +73,23 @@ def waits(view: View) -> View:
     def wrapped(*args: Any, **kwargs: Any) -> Response:
         response = make_response(view(*args, **kwargs))
         seconds = asked_wait()
-        found = g.pop("live_game", None)
-        if response.status_code != 304 or seconds <= 0 or found is None:
+        shown: Shown | None = g.pop("live_shown", None)
+        if seconds <= 0 or shown is None:
+            return response
+        if not (response.status_code == 304 if shown.idle is None else shown.idle):
             return response
         budget: threading.BoundedSemaphore = current_app.extensions["live_budget"]
         if not budget.acquire(blocking=False):
             return response  # no Preference-Applied: the page polls as before
         try:
-            game_id, version, wake_in = found
             timeout = float(seconds)
-            if wake_in is not None:
-                timeout = min(timeout, max(0.0, wake_in) + WAKE_LATE)
+            if shown.wake_in is not None:
+                timeout = min(timeout, max(0.0, shown.wake_in) + WAKE_LATE)
             db.session.close()  # no connection, no snapshot held while waiting
-            versions.watch(current_app).wait(game_id, version, timeout)
+            versions.watch(current_app).wait(shown.watched, shown.version, timeout)
         finally:
             budget.release()
-        g.pop("live_game", None)
+        g.pop("live_shown", None)
         response = make_response(view(*args, **kwargs))
         leave_session_cookie()
         response.headers["Preference-Applied"] = f"wait={seconds}"

@@ -99,7 +99,7 @@ def test_a_game_that_moved_before_its_wait_began_ends_it_at_once(
     with app.app_context():
         version = db.session.get_one(Game, game_id).version
     began = time.monotonic()
-    assert versions.watch(app).wait(game_id, version - 1, timeout=30)
+    assert versions.watch(app).wait(versions.game(game_id), version - 1, timeout=30)
     assert time.monotonic() - began < AT_ONCE
 
 

@@ -26,6 +26,7 @@ from tests.contract import SPEC, resolved
 REQUESTS: dict[type[Schema], str] = {
     resources.TableCreateSchema: "TableCreate",
     resources.PlayerCreateSchema: "PlayerName",
+    resources.TokenCreateSchema: "TokenRequest",
     resources.GameCreateSchema: "GameCreate",
     resources.VirtualGameCreateSchema: "VirtualGameCreate",
     resources.HandEntrySchema: "Hand",
@@ -40,6 +41,9 @@ REQUESTS: dict[type[Schema], str] = {
 ANSWERS: dict[type[Schema], str] = {
     resources.TableSchema: "Table",
     resources.PlayerSchema: "Player",
+    resources.TokenSchema: "IssuedToken",
+    resources.EventSchema: "Event",
+    resources.EventPageSchema: "EventPage",
     resources.PlayerWithStatisticsSchema: "PlayerWithStatistics",
     resources.GameSideOutSchema: "GameSide",
     resources.HandOutSchema: "StoredHand",

@@ -88,10 +88,11 @@ def an_evening(app: Flask) -> Evening:
     assert len(set(seats)) == 2, dealt.text
     virtual_game = int(dealt.request.path.split("/")[-2])
     assert client.get(f"/play/{seats[0]}").status_code == 200  # this phone now holds seat 0
+    issued = table.post("/tokens", {"name": "Wall screen", "scope": "read"}).get_json()
     return Evening(
         phone=client,
         table=table,
-        keys=[table.token, *seats],
+        keys=[table.token, *seats, issued["token"]],
         values={
             "table_id": [table.id],
             "game_id": [tabletop, virtual_game],
@@ -102,6 +103,7 @@ def an_evening(app: Flask) -> Evening:
             "filename": ["app.js"],
             "player_id": [ann],
             "other_id": [bob],
+            "token_id": [issued["id"]],
         },
     )
 
