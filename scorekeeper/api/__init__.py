@@ -16,6 +16,7 @@ from scorekeeper.api import (
     tokens,
     virtual,
 )
+from scorekeeper.web.http import check_query, tag_every_read
 
 RESOURCES = tuple(
     module.bp
@@ -25,3 +26,5 @@ RESOURCES = tuple(
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 for resource in RESOURCES:
     bp.register_blueprint(resource)
+bp.before_request(check_query)
+bp.after_request(tag_every_read)

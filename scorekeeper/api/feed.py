@@ -10,30 +10,29 @@ a page at a time (``more``).
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, request
+from flask import Blueprint, Response
 
 from engine.problems import Problem, ProblemCode
 from engine.sentences import N_
 from scorekeeper.domain.refusals import InvalidRequest
 from scorekeeper.results.queries import table_events
-from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import EventPageSchema, EventQuerySchema
 from scorekeeper.web import live
 from scorekeeper.web.auth import authorized_table
-from scorekeeper.web.http import respond
+from scorekeeper.web.http import queried, query, respond
 
 bp = Blueprint("feed", __name__)
 page_schema = EventPageSchema()
 
 
 @bp.get("/tables/<id:table_id>/events")
+@queried(EventQuerySchema())
 @live.waits
 def read_events(table_id: int) -> Response:
     """The table's events after number ``after``, oldest first; empty, with ``Prefer: wait``,
     only once nothing came in the time asked."""
     table = authorized_table(table_id)
-    query = load(EventQuerySchema(), request.args.to_dict())
-    after, limit = query["after"], query["limit"]
+    after, limit = query()["after"], query()["limit"]
     if after > table.event_count:
         raise InvalidRequest(
             [

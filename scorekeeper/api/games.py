@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
@@ -17,7 +15,6 @@ from scorekeeper.domain.limits import MAX_ID
 from scorekeeper.domain.refusals import InvalidRequest
 from scorekeeper.results.queries import table_games
 from scorekeeper.results.standings import game_view
-from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import (
     GameCreateSchema,
     GamePageSchema,
@@ -26,7 +23,8 @@ from scorekeeper.schemas.resources import (
 )
 from scorekeeper.services import operations
 from scorekeeper.web.auth import authorized_game_version, authorized_table, game_viewed
-from scorekeeper.web.http import json_body, not_modified, respond
+from scorekeeper.web.http import json_body, not_modified, queried, query, respond
+from scorekeeper.web.paging import decode_cursor, encode_cursor
 
 if TYPE_CHECKING:
     from scorekeeper.storage.models import Game
@@ -50,21 +48,25 @@ def start_game(table_id: int) -> Response:
 
 
 @bp.get("/tables/<id:table_id>/games")
+@queried(GameQuerySchema())
 def list_games(table_id: int) -> Response:
     """The table's games, newest first, filtered by player, status and date, a page at a time."""
     table = authorized_table(table_id)
-    query = load(GameQuerySchema(), request.args.to_dict())
-    limit = query["limit"]
+    asked = query()
+    limit = asked["limit"]
+    before = None
+    if "cursor" in asked:
+        (before,) = decode_cursor("g", asked["cursor"], below=MAX_ID + 1)
     games = table_games(
         table.id,
         limit=limit + 1,
-        player=query.get("player"),
-        status=query.get("status"),
-        since=_naive(query["since"], "from") if "since" in query else None,
-        until=_naive(query["until"], "to") if "until" in query else None,
-        before=_decode_cursor(query["cursor"]) if "cursor" in query else None,
+        player=asked.get("player"),
+        status=asked.get("status"),
+        since=_naive(asked["since"], "from") if "since" in asked else None,
+        until=_naive(asked["until"], "to") if "until" in asked else None,
+        before=before,
     )
-    next_cursor = _encode_cursor(games[limit - 1].id) if len(games) > limit else None
+    next_cursor = encode_cursor("g", (games[limit - 1].id,)) if len(games) > limit else None
     page = {
         "items": [game_view(game, with_hands=False) for game in games[:limit]],
         "next_cursor": next_cursor,
@@ -103,28 +105,6 @@ def _naive(moment: datetime, field: str) -> datetime:
                     ProblemCode.INVALID_FIELD,
                     f"/{field}",
                     N_("That time is outside the calendar once turned to UTC."),
-                )
-            ]
-        ) from None
-
-
-def _encode_cursor(game_id: int) -> str:
-    return base64.urlsafe_b64encode(f"g{game_id}".encode()).decode().rstrip("=")
-
-
-def _decode_cursor(cursor: str) -> int:
-    try:
-        text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-        if not text.startswith("g") or not text[1:].isdigit() or int(text[1:]) > MAX_ID:
-            raise ValueError(text)
-        return int(text[1:])
-    except (binascii.Error, UnicodeDecodeError, ValueError):
-        raise InvalidRequest(
-            [
-                Problem.of(
-                    ProblemCode.INVALID_FIELD,
-                    "/cursor",
-                    N_("The cursor is not one this server gave out."),
                 )
             ]
         ) from None

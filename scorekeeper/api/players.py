@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, request, url_for
+from flask import Blueprint, Response, url_for
 
 from scorekeeper.results.season import Season, season_games_of_player
 from scorekeeper.results.standings import player_statistics
-from scorekeeper.schemas import load
 from scorekeeper.schemas.ratings import SeasonQuerySchema
 from scorekeeper.schemas.resources import (
+    PageQuerySchema,
     PlayerCreateSchema,
     PlayerSchema,
     PlayerWithStatisticsSchema,
 )
 from scorekeeper.services import operations
 from scorekeeper.web.auth import authorized_table, table_player
-from scorekeeper.web.http import json_body, respond
+from scorekeeper.web.http import json_body, queried, query, respond
+from scorekeeper.web.paging import id_page
 
 bp = Blueprint("players", __name__)
 player_schema = PlayerSchema()
@@ -30,18 +31,21 @@ def create_player(table_id: int) -> Response:
 
 
 @bp.get("/tables/<id:table_id>/players")
+@queried(PageQuerySchema())
 def list_players(table_id: int) -> Response:
-    """The table's players, in the order they joined."""
+    """The table's players, in the order they joined (a page at a time with ``limit``)."""
     table = authorized_table(table_id)
-    return respond({"items": player_schema.dump(table.players, many=True)})
+    page, next_cursor = id_page(table.players, "p")
+    return respond({"items": player_schema.dump(page, many=True), "next_cursor": next_cursor})
 
 
 @bp.get("/tables/<id:table_id>/players/<id:player_id>")
+@queried(SeasonQuerySchema())
 def read_player(table_id: int, player_id: int) -> Response:
     """A player with their statistics over the games they played at this table: every game, or
     a season's (``from``, ``to``, ``virtual``; a season counts the games that ended in it)."""
     player = table_player(authorized_table(table_id), player_id)
-    season: Season = load(SeasonQuerySchema(), request.args.to_dict())["season"]
+    season: Season = query()["season"]
     statistics = player_statistics(player.id, season_games_of_player(player.id, season))
     body = {
         "id": player.id,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, request
+from flask import Blueprint, Response
 
 from engine.problems import Problem, ProblemCode
 from engine.sentences import N_, Sentence
@@ -11,31 +11,48 @@ from scorekeeper.results.head_to_head import head_to_head
 from scorekeeper.results.leaderboard import board, standing
 from scorekeeper.results.ratings import Entrant
 from scorekeeper.results.season import Season
-from scorekeeper.schemas import load
-from scorekeeper.schemas.ratings import HeadToHeadSchema, RatingsSchema, SeasonQuerySchema
+from scorekeeper.schemas.ratings import (
+    HeadToHeadSchema,
+    RatingsSchema,
+    SeasonPageQuerySchema,
+    SeasonQuerySchema,
+)
 from scorekeeper.web.auth import authorized_table, table_player
-from scorekeeper.web.http import respond
+from scorekeeper.web.http import queried, query, respond
+from scorekeeper.web.paging import page_of
 
 bp = Blueprint("ratings", __name__)
 
 
 def season_asked() -> Season:
-    """The season the query string asks for (all time by default); 422 naming a bad field."""
-    season: Season = load(SeasonQuerySchema(), request.args.to_dict())["season"]
+    """The season the query string asks for (all time by default)."""
+    season: Season = query()["season"]
     return season
 
 
 @bp.get("/tables/<id:table_id>/ratings")
+@queried(SeasonPageQuerySchema())
 def ratings(table_id: int) -> Response:
-    """Every player's and computer level's rating over the season's finished games, best first."""
+    """Every player's and computer level's rating over the season's finished games, best first
+    (a page at a time with ``limit``)."""
     table = authorized_table(table_id)
     season = season_asked()
     names = {player.id: player.name for player in table.players}
     rows = board(standing(table.id, season).ledger, names)
-    return respond(RatingsSchema().dump({"season": season, "items": rows}))
+    asked = query()
+    page, next_cursor = page_of(
+        rows,
+        letter="r",
+        key=lambda row: (row["rank"],),
+        limit=asked.get("limit") or len(rows),
+        cursor=asked.get("cursor"),
+    )
+    body = {"season": season, "items": page, "next_cursor": next_cursor}
+    return respond(RatingsSchema().dump(body))
 
 
 @bp.get("/tables/<id:table_id>/players/<id:player_id>/head-to-head/<id:other_id>")
+@queried(SeasonQuerySchema())
 def head_to_head_record(table_id: int, player_id: int, other_id: int) -> Response:
     """Two players' games as opponents (wins each, points per hand) and as partners."""
     table = authorized_table(table_id)

@@ -10,10 +10,11 @@ from flask import Blueprint, Response, url_for
 
 from scorekeeper.domain.credentials import Scope
 from scorekeeper.results import queries
-from scorekeeper.schemas.resources import TokenCreateSchema, TokenSchema
+from scorekeeper.schemas.resources import PageQuerySchema, TokenCreateSchema, TokenSchema
 from scorekeeper.services import operations
 from scorekeeper.web.auth import authorized_table, issued_token
-from scorekeeper.web.http import json_body, no_content, respond
+from scorekeeper.web.http import json_body, no_content, queried, respond
+from scorekeeper.web.paging import id_page
 
 if TYPE_CHECKING:
     from scorekeeper.storage.models import AccessToken
@@ -27,10 +28,12 @@ def token_url(table_id: int, token_id: int) -> str:
 
 
 @bp.get("/tables/<id:table_id>/tokens")
+@queried(PageQuerySchema())
 def list_tokens(table_id: int) -> Response:
     """The tokens issued for the table, oldest first (never their secret)."""
     table = authorized_table(table_id, Scope.OWNER)
-    return respond({"items": token_schema.dump(queries.issued_tokens(table.id), many=True)})
+    page, next_cursor = id_page(queries.issued_tokens(table.id), "t")
+    return respond({"items": token_schema.dump(page, many=True), "next_cursor": next_cursor})
 
 
 @bp.post("/tables/<id:table_id>/tokens")

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, request, url_for
+from flask import Blueprint, Response, url_for
 from werkzeug.exceptions import Forbidden
 
 from engine.sentences import N_
 from scorekeeper.api.games import game_schema
 from scorekeeper.domain.credentials import Scope
 from scorekeeper.results.standings import game_view
-from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import (
     MoveSchema,
     StandInSchema,
@@ -23,7 +22,7 @@ from scorekeeper.schemas.resources import (
 from scorekeeper.services import virtual
 from scorekeeper.web import live
 from scorekeeper.web.auth import authorized_seat, authorized_table
-from scorekeeper.web.http import json_body, respond
+from scorekeeper.web.http import json_body, queried, query, respond
 from scorekeeper.web.i18n import language
 from scorekeeper.web.move_words import MoveWords
 from scorekeeper.web.words import side_label
@@ -87,13 +86,14 @@ def rematch_virtual_game(table_id: int, game_id: int) -> Response:
 
 
 @bp.get("/tables/<id:table_id>/virtual-games/<id:game_id>")
+@queried(VirtualQuerySchema())
 @live.waits
 def read_virtual_game(table_id: int, game_id: int) -> Response:
     """The game as the token's seat sees it, or as a watcher with the table's token (ETag, 304;
     with ``Prefer: wait``, the 304 waits for the game to move: :mod:`~scorekeeper.web.live`);
     ``since`` limits the event log to the moves from that number on."""
     seat = authorized_seat(table_id, game_id)
-    since = load(VirtualQuerySchema(), request.args.to_dict())["since"]
+    since = query()["since"]
     number = None if seat is None else seat.seat
     shown = virtual.read(table_id, game_id, number, since)
     live.watched(shown.game.id, shown.game.version, virtual.window_left(shown.game))

@@ -223,13 +223,18 @@ def history_rows(
                 }
 
 
-def finished_games(table: Table, season: Season = ALL_TIME) -> list[Game]:
-    """The table's finished games of ``season``, in the order they finished."""
+def finished_games(
+    table: Table, season: Season = ALL_TIME, player: int | None = None
+) -> list[Game]:
+    """The table's finished games of ``season`` (those ``player`` sat in, if given), in the order
+    they finished."""
     statement = (
         select(Game)
         .where(Game.table_id == table.id, Game.status == GameStatus.FINISHED, *season.where())
         .order_by(Game.finished_at, Game.id)
     )
+    if player is not None:
+        statement = statement.where(Game.played_by(player))
     return list(db.session.execute(statement).scalars())
 
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, post_load, validates_schema
+from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from engine.sentences import N_
+from scorekeeper.domain.limits import MAX_ID
 from scorekeeper.results.season import Season, VirtualGames
 from scorekeeper.schemas.loading import Said
-from scorekeeper.schemas.resources import PlayerSchema, Strict
+from scorekeeper.schemas.resources import PageQuerySchema, PlayerSchema, Strict
 
 
 def _virtual_games(value: str) -> None:
@@ -36,10 +37,22 @@ class SeasonQuerySchema(Strict):
 
     @post_load
     def _season(self, data: dict[str, Any], **_: Any) -> dict[str, Any]:
-        season = Season(
-            start=data.get("start"), end=data.get("end"), virtual=VirtualGames(data["virtual"])
-        )
-        return {"season": season}
+        start, end, virtual = data.pop("start", None), data.pop("end", None), data.pop("virtual")
+        return {**data, "season": Season(start=start, end=end, virtual=VirtualGames(virtual))}
+
+
+class SeasonPageQuerySchema(SeasonQuerySchema, PageQuerySchema):
+    """A page of a season's list (the ratings)."""
+
+
+class HistoryFilterSchema(SeasonQuerySchema):
+    """A season's finished games, those ``player`` sat in if given."""
+
+    player = fields.Integer(validate=validate.Range(min=1, max=MAX_ID))
+
+
+class HistoryQuerySchema(HistoryFilterSchema, PageQuerySchema):
+    """A page of them."""
 
 
 class SeasonSchema(Schema):
@@ -65,6 +78,7 @@ class RatingSchema(Schema):
 class RatingsSchema(Schema):
     season = fields.Nested(SeasonSchema)
     items = fields.List(fields.Nested(RatingSchema))
+    next_cursor = fields.String(allow_none=True)
 
 
 class OpponentsSchema(Schema):

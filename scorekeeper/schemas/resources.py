@@ -88,6 +88,14 @@ class VirtualQuerySchema(Strict):
     since = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_ID))
 
 
+class PageQuerySchema(Strict):
+    """A page of a list: at most ``limit`` items (every item without it, on the lists that gave
+    them all before pages came), after the item ``cursor`` names."""
+
+    cursor = fields.String(validate=validate.Length(max=80))
+    limit = fields.Integer(validate=validate.Range(min=1, max=MAX_PAGE))
+
+
 class EventQuerySchema(Strict):
     after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_ID))
     limit = fields.Integer(load_default=MAX_PAGE, validate=validate.Range(min=1, max=MAX_PAGE))

@@ -1,20 +1,72 @@
-"""HTTP plumbing shared by the API views: JSON bodies, ETags and conditional requests.
+"""HTTP plumbing shared by the API views: JSON bodies, query parameters, ETags and conditional
+requests, held to one convention on every endpoint: a query parameter the endpoint does not
+take is refused (422), and every GET answers with an ETag and 304 to a request that holds it.
 
 Nothing here commits: a write is committed, or rolled back, by the request's one transaction
 (:mod:`scorekeeper.web.transactions`), whatever answers it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-from flask import Response, jsonify, request
-from marshmallow import Schema
+from flask import Response, current_app, g, jsonify, request
+from marshmallow import RAISE, Schema
 from werkzeug.exceptions import HTTPException
 from werkzeug.http import parse_etags
 
 from scorekeeper.domain.refusals import InvalidRequest
 from scorekeeper.schemas import load
+
+View = TypeVar("View", bound=Callable[..., Any])
+
+
+class NoQuery(Schema):
+    """The query of an endpoint that takes no parameter: any one is refused, named."""
+
+    class Meta:
+        unknown = RAISE
+
+
+def queried(schema: Schema) -> Callable[[View], View]:
+    """Mark a view as taking its query parameters through ``schema`` (:func:`query` gives
+    them); an unmarked view takes none."""
+
+    def mark(view: View) -> View:
+        view.query_schema = schema  # type: ignore[attr-defined]
+        return view
+
+    return mark
+
+
+def check_query() -> None:
+    """Load the request's query through its view's schema before the view runs: an unknown
+    parameter, or one the view cannot read, is refused with the others (422, each named)."""
+    view = current_app.view_functions.get(request.endpoint or "")
+    if view is None:
+        return
+    g.query = load(getattr(view, "query_schema", None) or NoQuery(), request.args.to_dict())
+
+
+def query() -> dict[str, Any]:
+    """The request's query parameters, as its view's schema loaded them."""
+    loaded: dict[str, Any] = g.query
+    return loaded
+
+
+def tag_every_read(response: Response) -> Response:
+    """Give a read's answer that names no version of its own an ETag from its bytes, and
+    answer 304 to a request that holds it: every GET can be asked again for nothing."""
+    if (
+        request.method in ("GET", "HEAD")
+        and response.status_code == 200
+        and "ETag" not in response.headers
+        and not response.is_streamed
+    ):
+        response.add_etag()
+        response.make_conditional(request)
+    return response
 
 
 def json_body(schema: Schema) -> dict[str, Any]:

@@ -10,6 +10,7 @@ know would be dropped without a word.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -20,6 +21,7 @@ from scorekeeper.results.queries import table_by_token, table_game
 from scorekeeper.results.standings import game_view, hand_view
 from scorekeeper.schemas import ratings, reports, resources, transfer
 from scorekeeper.schemas.fields import Text
+from scorekeeper.web.http import NoQuery
 from tests.api.conftest import TableAccess
 from tests.contract import SPEC, resolved
 
@@ -175,9 +177,36 @@ def test_every_schema_with_a_component_is_compared() -> None:
         resources.StandInSchema, resources.MoveSchema, resources.PlayerStatisticsSchema,
         resources.SeatSchema, reports.HandSchema, ratings.OpponentsSchema, ratings.PartnersSchema,
     }  # fmt: skip
-    queries = {resources.GameQuerySchema, resources.VirtualQuerySchema, ratings.SeasonQuerySchema}
+    queries = {
+        resources.GameQuerySchema, resources.VirtualQuerySchema, resources.EventQuerySchema,
+        resources.PageQuerySchema, ratings.SeasonQuerySchema, ratings.SeasonPageQuerySchema,
+        ratings.HistoryFilterSchema, ratings.HistoryQuerySchema,
+    }  # fmt: skip
     exported = {kind for kind in every if kind.__module__ == transfer.__name__}
     assert every - set(REQUESTS) - set(ANSWERS) - parts - queries - exported == set()
+
+
+def test_each_operation_takes_the_query_parameters_its_view_reads(app: Flask) -> None:
+    """The query parameters openapi.yaml names for an operation are those its view's schema
+    reads (the others are refused, 422): a parameter added to one and not the other fails."""
+    compared = 0
+    for rule in app.url_map.iter_rules():
+        if not rule.rule.startswith("/api/v1/"):
+            continue
+        view = app.view_functions[rule.endpoint]
+        schema = getattr(view, "query_schema", None) or NoQuery()
+        taken = {field.data_key or name for name, field in schema.fields.items()}
+        path = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule)
+        for method in (rule.methods or set()) - {"HEAD", "OPTIONS"}:
+            operation = SPEC["paths"][path][method.lower()]
+            documented = {
+                parameter["name"]
+                for parameter in map(resolved, operation.get("parameters", []))
+                if parameter["in"] == "query"
+            }
+            assert documented == taken, (method, path)
+            compared += 1
+    assert compared >= 36
 
 
 def test_a_games_view_has_the_fields_its_schema_dumps(table: TableAccess, app: Flask) -> None:
