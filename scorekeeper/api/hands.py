@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from flask import Blueprint, Response, url_for
 
-from scorekeeper.results.standings import hand_view, running
+from scorekeeper.results.standings import hand_view
 from scorekeeper.schemas.resources import HandEntrySchema, HandOutSchema, NewHandSchema
 from scorekeeper.services import operations
 from scorekeeper.web.auth import authorized_table, table_game_with_hands
@@ -28,12 +28,6 @@ def hand_body(hand: Hand, totals: list[int]) -> dict[str, object]:
     return body
 
 
-def totals_after(game: Game, number: int) -> list[int]:
-    """The running totals after hand ``number`` of ``game`` (its hands loaded)."""
-    *_, totals = running(game.hands[:number], len(game.totals))
-    return totals
-
-
 def hand_url(table_id: int, game_id: int, number: int) -> str:
     return url_for("api.hands.read_hand", table_id=table_id, game_id=game_id, number=number)
 
@@ -51,9 +45,11 @@ def add_hand(table_id: int, game_id: int) -> Response:
 
     def record(game: Game) -> WriteAnswer:
         document = dict(body.checked())
-        hand = operations.add_hand(game, document, document.pop("number", None))
+        number = document.pop("number", None)
+        hand = operations.add_hand(game, document, number, versions_read())
         answer = hand_body(hand, game.totals)
-        return WriteAnswer(201, answer, hand_url(table_id, game_id, hand.number), hand.etag)
+        location = hand_url(table_id, game_id, hand.number)
+        return WriteAnswer(201, answer, location, hand.etag(game.totals))
 
     return idempotent(table, game_id, record, hands=False)
 
@@ -63,7 +59,8 @@ def read_hand(table_id: int, game_id: int, number: int) -> Response:
     """One hand: its report, its breakdown and the running totals after it (ETag, 304)."""
     game = table_game_with_hands(table_id, game_id)
     hand = operations.numbered_hand(game, number)
-    return respond(hand_body(hand, totals_after(game, number)), etag=hand.etag)
+    totals = game.totals_after(number)
+    return respond(hand_body(hand, totals), etag=hand.etag(totals))
 
 
 @bp.put("/tables/<id:table_id>/games/<id:game_id>/hands/<id:number>")
@@ -73,7 +70,8 @@ def correct_hand(table_id: int, game_id: int, number: int) -> Response:
     document = json_body(entry_schema)
     game = operations.locked_game(table, game_id)
     hand = operations.correct_hand(game, number, document, versions_read())
-    return respond(hand_body(hand, totals_after(game, number)), etag=hand.etag)
+    totals = game.totals_after(number)
+    return respond(hand_body(hand, totals), etag=hand.etag(totals))
 
 
 @bp.delete("/tables/<id:table_id>/games/<id:game_id>/hands/<id:number>")

@@ -3,6 +3,9 @@ schemas and the pages all use, so they live below every one of them."""
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Sequence
+from datetime import datetime
 from enum import StrEnum
 from typing import Literal
 
@@ -17,6 +20,27 @@ class GameStatus(StrEnum):
 
 SideKind = Literal["side", "player", "team"]
 """What an unnamed side is called after: a report's side, a sheet's player or a sheet's team."""
+
+
+def hand_etag(number: int, own: str, totals_after: Sequence[int]) -> str:
+    """The entity tag of hand ``number``: what the hand itself is (``own``: its row, its version
+    and when it was entered, so a hand undone and entered again never gets an old tag back) and
+    the running totals after it, the only thing its answer shows of the hands before it. A hand
+    added or corrected after it leaves its tag as it was; one corrected before it changes it
+    only if the totals moved."""
+    totals = hashlib.sha1(",".join(map(str, totals_after)).encode()).hexdigest()[:6]
+    return f"hand-{number}-{own}-{totals}"
+
+
+def hand_itself(number: int, own: str) -> str:
+    """The part of hand ``number``'s tags that names the hand itself: a tag read that has it
+    but is not current was read before a hand before it changed."""
+    return f"hand-{number}-{own}-"
+
+
+def hand_identity(row_id: int, version: int, entered: datetime) -> str:
+    """What a hand's tag says of the hand itself, in 10 characters."""
+    return hashlib.sha1(f"{row_id}/{version}/{entered.isoformat()}".encode()).hexdigest()[:10]
 
 
 def game_etag(game_id: int, version: int) -> str:

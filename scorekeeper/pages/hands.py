@@ -252,7 +252,7 @@ def undo(table_id: int, game_id: int) -> Any:
             action=request.path,
             back=back,
             button=N_("Undo"),
-            hidden={"etag": last.etag},
+            hidden={"etag": last.etag(game.totals)},
         )
     try:
         operations.undo_hand(operations.locked_game(table, game_id), last.number, versions_read())

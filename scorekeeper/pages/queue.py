@@ -21,6 +21,6 @@ def recorded(table_id: int, game_id: int, number: int) -> str:
         "pages/_recorded.html",
         sides=hand.breakdown["sides"] if hand else [],
         problems=[],
-        etag=hand.etag if hand else "",
+        etag=hand.etag(game.totals_after(number)) if hand else "",
         next_number=len(game.hands) + 1,
     )

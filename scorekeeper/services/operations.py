@@ -22,7 +22,7 @@ from engine.scoring import HandScore
 from engine.sentences import N_, Fact
 from engine.sheet import ScoreSheet
 from scorekeeper.domain.credentials import Scope, new_token, token_hash
-from scorekeeper.domain.games import GameStatus
+from scorekeeper.domain.games import GameStatus, hand_itself
 from scorekeeper.domain.refusals import (
     GameClosed,
     InvalidRequest,
@@ -206,12 +206,26 @@ def locked_for_key(
     return locked
 
 
-def add_hand(game: Game, document: Mapping[str, Any], number: int | None = None) -> Hand:
+def add_hand(
+    game: Game,
+    document: Mapping[str, Any],
+    number: int | None = None,
+    versions_read: Collection[str] | None = None,
+) -> Hand:
     """Check the hand, score it, store it with its breakdown and add it to the game's kept
     totals. ``game`` is locked; its sides are all this reads of it, never its hands. With a
     ``number``, the hand is recorded only as that hand of the game: a phone that says which
-    hand it records never records one after another phone's without seeing it."""
+    hand it records never records one after another phone's without seeing it. With
+    ``versions_read`` (an ``If-Match``), only if the game is still as it was read."""
     _require_open(game)
+    if versions_read is not None and game.etag not in versions_read:
+        raise StaleVersion(
+            N_(
+                "The game changed since you read it (it has %(hands)s hands now): read it "
+                "again before recording this hand."
+            ),
+            hands=game.hand_count,
+        )
     if game.status == GameStatus.FINISHED:
         raise GameClosed(
             N_("The game is over: no hand can be added. Correct or undo a hand instead.")
@@ -307,19 +321,30 @@ def _current_hand(game: Game, number: int, versions_read: Collection[str] | None
     every change to a hand changes the game's version too, so a phone that read the whole game
     may change a hand as safely as one that read the hand."""
     hand = numbered_hand(game, number)
-    require_current(
-        versions_read,
-        (hand.etag, game.etag),
-        required=VersionRequired(
-            N_("This change must say which version of the hand (or the game) it was read at.")
-        ),
-        stale=StaleVersion(
+    itself = hand_itself(number, hand.identity)
+    if versions_read is not None and any(tag.startswith(itself) for tag in versions_read):
+        stale = StaleVersion(
+            N_(
+                "A hand before hand %(number)s was corrected since you read it, and the totals "
+                "after it are no longer those you saw: read it again, then apply your change."
+            ),
+            number=number,
+        )
+    else:
+        stale = StaleVersion(
             N_(
                 "Hand %(number)s changed since you read it: read it again, then apply your "
                 "change to the current version."
             ),
             number=number,
+        )
+    require_current(
+        versions_read,
+        (hand.etag(game.totals_after(number)), game.etag),
+        required=VersionRequired(
+            N_("This change must say which version of the hand (or the game) it was read at.")
         ),
+        stale=stale,
     )
     return hand
 

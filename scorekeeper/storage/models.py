@@ -10,7 +10,7 @@ any difference.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -38,8 +38,8 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.strategy_options import _AbstractLoad
 
 from engine import Rules, ScoreSheet
-from engine.scoring import HandScore
-from scorekeeper.domain.games import GameStatus, game_etag
+from engine.scoring import HandScore, added
+from scorekeeper.domain.games import GameStatus, game_etag, hand_etag, hand_identity
 from scorekeeper.domain.levels import computer_name
 from scorekeeper.domain.limits import COMPUTER_NAME_LIMIT
 from scorekeeper.names import NAME_LIMIT, name_key
@@ -192,6 +192,14 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
         """The engine's rules the game is played under."""
         return Rules.for_players(self.players, self.variants)
 
+    def totals_after(self, number: int) -> list[int]:
+        """The running totals after hand ``number`` (the game's hands loaded), added from the
+        totals stored in the hands' breakdowns."""
+        totals: Sequence[int] = [0] * len(self.totals)
+        for hand in self.hands[:number]:
+            totals = added(totals, [side["total"] for side in hand.breakdown["sides"]])
+        return list(totals)
+
     def sheet(self, hands: Iterable[Hand] | None = None) -> ScoreSheet:
         """The game's score sheet from the breakdowns stored with ``hands`` (all its hands by
         default): the engine adds them up, no hand is scored again."""
@@ -299,11 +307,15 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
     __mapper_args__ = {"version_id_col": version}
 
     @property
-    def etag(self) -> str:
-        """The hand's entity tag. It names the game's version too: the running totals a hand
-        shows change when an earlier hand is corrected, and a hand number undone and entered
-        again (even with a reused row id) never gets an old tag back."""
-        return f"hand-{self.id}-v{self.version}-g{self.game.version}"
+    def identity(self) -> str:
+        """What the hand's tags say of the hand itself (:func:`~scorekeeper.domain.games.
+        hand_etag`)."""
+        return hand_identity(self.id, self.version, self.created_at)
+
+    def etag(self, totals_after: Sequence[int]) -> str:
+        """The hand's entity tag, with the running ``totals_after`` it (the game's kept totals
+        for its last hand)."""
+        return hand_etag(self.number, self.identity, totals_after)
 
 
 _HANDS = select(Hand).where(Hand.game_id == bindparam("game_id")).order_by(Hand.number)

@@ -383,3 +383,48 @@ def test_a_stale_hand_number_keeps_no_key(table: TableAccess, game_url: str) -> 
     again = table.post(game_url + "/hands", {**SMALL, "number": 2}, headers=key)
     assert again.status_code == 201
     assert "Idempotent-Replayed" not in again.headers
+
+
+def test_a_hand_read_before_later_hands_were_added_is_still_current(
+    table: TableAccess, game_url: str
+) -> None:
+    """A hand's tag names the hand and the totals after it, nothing later: recording hand 2
+    leaves hand 1's tag, so a correction of hand 1 read before it is not refused."""
+    first = table.post(game_url + "/hands", SMALL)
+    read = table.get(game_url + "/hands/1")
+    assert read.headers["ETag"] == first.headers["ETag"]
+    assert table.post(game_url + "/hands", SMALL).status_code == 201
+    assert table.get(game_url + "/hands/1").headers["ETag"] == read.headers["ETag"]
+    corrected = table.put(game_url + "/hands/1", WIN, headers={"If-Match": read.headers["ETag"]})
+    assert corrected.status_code == 200, corrected.get_json()
+
+
+def test_a_412_says_whether_the_hand_or_one_before_it_changed(
+    table: TableAccess, game_url: str
+) -> None:
+    table.post(game_url + "/hands", SMALL)
+    table.post(game_url + "/hands", SMALL)
+    one, two = (table.get(game_url + f"/hands/{n}").headers["ETag"] for n in (1, 2))
+    assert table.put(game_url + "/hands/1", WIN, headers={"If-Match": one}).status_code == 200
+    before = table.put(game_url + "/hands/2", WIN, headers={"If-Match": two})
+    assert before.status_code == 412
+    assert "A hand before hand 2 was corrected" in before.get_json()["detail"]
+    itself = table.put(game_url + "/hands/1", SMALL, headers={"If-Match": one})
+    assert itself.status_code == 412
+    assert itself.get_json()["detail"].startswith("Hand 1 changed since you read it")
+
+
+def test_a_hand_is_recorded_only_on_the_game_read_when_if_match_names_it(
+    table: TableAccess, game_url: str
+) -> None:
+    """Two phones that read the game at one version and record a hand each with If-Match: the
+    second is refused, and the game holds one hand, not two."""
+    read = table.get(game_url).headers["ETag"]
+    assert table.post(game_url + "/hands", SMALL, headers={"If-Match": read}).status_code == 201
+    second = table.post(game_url + "/hands", SMALL, headers={"If-Match": read})
+    assert second.status_code == 412
+    assert "The game changed since you read it (it has 1 hands now)" in second.get_json()["detail"]
+    assert len(hands(table, game_url)) == 1
+    current = table.get(game_url).headers["ETag"]
+    assert table.post(game_url + "/hands", SMALL, headers={"If-Match": current}).status_code == 201
+    assert table.post(game_url + "/hands", SMALL, headers={"If-Match": "*"}).status_code == 201

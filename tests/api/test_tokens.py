@@ -218,4 +218,4 @@ def test_an_issued_token_cannot_issue_tokens(table: TableAccess) -> None:
 def test_creating_a_table_stays_open(client: Any) -> None:
     """Issuing tokens changes nothing for a new table: its own token does everything."""
     table = create_table(client, "Fresh")
-    assert table.get("/tokens").get_json() == {"items": []}
+    assert table.get("/tokens").get_json() == {"items": [], "next_cursor": None}
