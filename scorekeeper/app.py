@@ -16,12 +16,14 @@ from scorekeeper.storage import game_cache
 from scorekeeper.storage.extensions import db, migrate
 from scorekeeper.web import (
     assets,
+    cross_origin,
     errors,
     http,
     i18n,
     live,
     logs,
     page_cache,
+    request_ids,
     security,
     transactions,
 )
@@ -59,6 +61,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     security.init_app(app)
     logs.init_app(app)
+    request_ids.init_app(app)
+    cross_origin.init_app(app)
     logs.name_the_database(app)
     transactions.init_app(app)
     i18n.init_app(app)

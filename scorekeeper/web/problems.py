@@ -6,9 +6,12 @@ from collections.abc import Iterable
 from http import HTTPStatus
 from typing import Any
 
+from flask import has_request_context
+
 from engine.problems import Problem
 from engine.sentences import N_
 from scorekeeper.web.i18n import ngettext, say
+from scorekeeper.web.request_ids import instance
 
 PROBLEM_JSON = "application/problem+json"
 REPORT_REFUSED = "/problems/report-refused"
@@ -38,6 +41,8 @@ def problem_document(
     listed = [{"path": p.path, "code": str(p.code), "detail": say(p)} for p in errors]
     if listed:
         document["errors"] = listed
+    if has_request_context():
+        document["instance"] = instance()
     document.update(extra)
     return document
 
