@@ -36,6 +36,9 @@ class ProblemCode(StrEnum):
     HAND_AFTER_GAME_OVER = "hand_after_game_over"
     ILLEGAL_MOVE = "illegal_move"
     """A virtual game's move the rules do not allow now (the sentence names the rule)."""
+    IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
+    """An ``Idempotency-Key`` sent again with another request than the one it was first used
+    for (the API's, not a report's: its path is the whole request, ``""``)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

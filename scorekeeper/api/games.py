@@ -25,6 +25,7 @@ from scorekeeper.services import operations
 from scorekeeper.web.auth import authorized_game_version, authorized_table, game_viewed
 from scorekeeper.web.http import json_body, not_modified, queried, query, respond
 from scorekeeper.web.paging import decode_cursor, encode_cursor
+from scorekeeper.web.words import in_language
 
 if TYPE_CHECKING:
     from scorekeeper.storage.models import Game
@@ -34,7 +35,8 @@ game_schema = GameSchema()
 
 
 def game_response(game: Game, status: int = 200, location: str | None = None) -> Response:
-    return respond(game_schema.dump(game_view(game)), status, etag=game.etag, location=location)
+    body = game_schema.dump(in_language(game_view(game)))
+    return respond(body, status, etag=game.etag, location=location)
 
 
 @bp.post("/tables/<id:table_id>/games")
@@ -68,7 +70,7 @@ def list_games(table_id: int) -> Response:
     )
     next_cursor = encode_cursor("g", (games[limit - 1].id,)) if len(games) > limit else None
     page = {
-        "items": [game_view(game, with_hands=False) for game in games[:limit]],
+        "items": [in_language(game_view(game, with_hands=False)) for game in games[:limit]],
         "next_cursor": next_cursor,
     }
     return respond(GamePageSchema().dump(page))

@@ -15,6 +15,7 @@ from scorekeeper.schemas.resources import HistoryRowSchema
 from scorekeeper.web.auth import authorized_table
 from scorekeeper.web.http import queried, query, respond
 from scorekeeper.web.paging import page_of
+from scorekeeper.web.words import history_in_language
 
 if TYPE_CHECKING:
     from scorekeeper.storage.models import Game
@@ -41,7 +42,7 @@ def history(table_id: int) -> Response:
         limit=asked.get("limit") or len(games),
         cursor=asked.get("cursor"),
     )
-    rows = history_rows(page, table_ratings(table))
+    rows = history_in_language(history_rows(page, table_ratings(table)), page)
     return respond({"items": row_schema.dump(list(rows), many=True), "next_cursor": next_cursor})
 
 

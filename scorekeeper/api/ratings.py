@@ -20,6 +20,7 @@ from scorekeeper.schemas.ratings import (
 from scorekeeper.web.auth import authorized_table, table_player
 from scorekeeper.web.http import queried, query, respond
 from scorekeeper.web.paging import page_of
+from scorekeeper.web.words import board_in_language
 
 bp = Blueprint("ratings", __name__)
 
@@ -38,7 +39,7 @@ def ratings(table_id: int) -> Response:
     table = authorized_table(table_id)
     season = season_asked()
     names = {player.id: player.name for player in table.players}
-    rows = board(standing(table.id, season).ledger, names)
+    rows = board_in_language(board(standing(table.id, season).ledger, names))
     asked = query()
     page, next_cursor = page_of(
         rows,

@@ -25,7 +25,7 @@ from scorekeeper.web.auth import authorized_seat, authorized_table
 from scorekeeper.web.http import json_body, queried, query, respond
 from scorekeeper.web.i18n import language
 from scorekeeper.web.move_words import MoveWords
-from scorekeeper.web.words import side_label
+from scorekeeper.web.words import in_language, side_label
 
 bp = Blueprint("virtual", __name__)
 
@@ -41,7 +41,7 @@ def view_body(shown: virtual.GameAsSeen) -> dict[str, Any]:
         state = None if shown.seat_choices is None else shown.seat_choices.to_dict()
     game = shown.game
     return {
-        "game": game_schema.dump(game_view(game)),
+        "game": game_schema.dump(in_language(game_view(game))),
         "seat": shown.seat,
         "next_move": shown.next_move,
         "hand_number": shown.hand_number,
@@ -59,9 +59,11 @@ def view_body(shown: virtual.GameAsSeen) -> dict[str, Any]:
 
 def _answer(shown: virtual.GameAsSeen, since: int, status: int = 200) -> Response:
     """The game as its seat sees it; each seat sees its own hand, so each seat (and the
-    watchers) has its own tag."""
+    watchers) has its own tag, in each language."""
     viewer = "watcher" if shown.seat is None else f"seat{shown.seat}"
-    return respond(view_body(shown), status, etag=f"{shown.game.etag}-{viewer}-since{since}")
+    # Computers are named in the request's language: each language has its own tag.
+    etag = f"{shown.game.etag}-{viewer}-since{since}-{language()}"
+    return respond(view_body(shown), status, etag=etag)
 
 
 def _dealt(shown: virtual.GameAsSeen, tokens: dict[int, str]) -> Response:

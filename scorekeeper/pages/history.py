@@ -19,10 +19,10 @@ from scorekeeper.results.standings import (
     table_ratings,
 )
 from scorekeeper.web.i18n import gettext, language, pgettext
-from scorekeeper.web.words import seat_label, side_label
+from scorekeeper.web.words import history_in_language
 
 if TYPE_CHECKING:
-    from scorekeeper.storage.models import Game, Seat, Side
+    pass
 
 bp = Blueprint("history", __name__)
 
@@ -36,11 +36,7 @@ def history(table_id: int) -> str:
     games = season_games_of_table(table.id, season)
     statistics = [(player, player_statistics(player.id, games)) for player in table.players]
     finished = finished_games(table, season)
-    # A row per seat, in the order history_rows gives them: computers named in the page's language.
-    rows = [
-        {**row, "side_name": side_label(side), "player": seat_label(seat)}
-        for row, (side, seat) in zip(history_rows(finished), _seats(finished), strict=True)
-    ]
+    rows = history_in_language(history_rows(finished), finished)
     return render_template(
         "pages/history.html",
         table=table,
@@ -69,13 +65,11 @@ def export(table_id: int) -> Response:
         {
             **row,
             "finished_at": row["finished_at"].isoformat(sep=" ", timespec="minutes"),
-            "side_name": side_label(side),
-            "player": seat_label(seat),
             "result": results[row["result"]],
             "virtual": gettext("yes") if row["virtual"] else gettext("no"),
             "rating": _decimal(row["rating"], comma=spreadsheet),
         }
-        for row, (side, seat) in zip(history_rows(games, ratings), _seats(games), strict=True)
+        for row in history_in_language(history_rows(games, ratings), games)
     ]
     columns = {key: gettext(heading) for key, heading in EXPORT_HEADINGS.items()}
     return csv_download(columns, rows, spreadsheet=spreadsheet)
@@ -104,8 +98,3 @@ def _decimal(value: float | None, *, comma: bool) -> str:
     if value is None:
         return ""
     return str(value).replace(".", ",") if comma else str(value)
-
-
-def _seats(games: list[Game]) -> list[tuple[Side, Seat]]:
-    """Each seat of ``games`` with its side, in the order :func:`history_rows` gives them."""
-    return [(side, seat) for game in games for side in game.sides for seat in side.seats]

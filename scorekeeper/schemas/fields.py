@@ -61,6 +61,8 @@ class Distance(fields.Field[int | dict[str, int]]):
     ) -> int | dict[str, int]:
         if is_number(value):
             return int(value)
+        if isinstance(value, int) and not isinstance(value, bool):
+            raise ValidationError(not_an_integer())  # a whole number, beyond any table's
         if not isinstance(value, Mapping):
             raise ValidationError(
                 Said(

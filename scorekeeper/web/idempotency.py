@@ -155,7 +155,7 @@ def _same_request(record: IdempotencyRecord, fingerprint: str) -> None:
         raise InvalidRequest(
             [
                 Problem.of(
-                    ProblemCode.INVALID_FIELD,
+                    ProblemCode.IDEMPOTENCY_KEY_REUSED,
                     "",
                     N_(
                         "This %(header)s was already used for another request; use a new key "

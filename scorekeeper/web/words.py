@@ -1,10 +1,11 @@
 """What the app's players are called in the request's language: computer seats, the sides they
 sit on, their levels, and the sides a scored report or sheet leaves unnamed.
 
-The database and the API keep a stored game's English names ("Computer 2 (Club)", made by
-:func:`scorekeeper.domain.levels.computer_name`); a page says them in its reader's language,
-from the same lazy markers, here where the language is known. A report or sheet scored without
-being stored has nothing to keep: the API names its unnamed sides in the asker's language.
+The database keeps a stored game's English names ("Computer 2 (Club)", made by
+:func:`scorekeeper.domain.levels.computer_name`); a page, and the API, say them in the reader's
+language, from the same lazy markers, here where the language is known. A report or sheet scored
+without being stored has nothing to keep: the API names its unnamed sides in the asker's
+language.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ def strength_words(strength: Strength) -> str:
 
 def local_computer_name(seat: int, computer: str) -> str:
     """A computer seat's name in the request's language: "Ordinateur 2 (Club)"."""
+    _varies_by_language()
     level = level_named(computer)
     shown = gettext(level.name) if level else computer
     return gettext(COMPUTER_NAME, number=seat + 1, level=shown)
@@ -85,8 +87,7 @@ def local_seat_name(seat: Mapping[str, Any]) -> str:
 
 def in_language(view: dict[str, Any]) -> dict[str, Any]:
     """A game as :func:`scorekeeper.results.standings.game_view` answers it, with its computer
-    seats and their sides named in the request's language (a page's view; the API's names stay
-    English)."""
+    seats and their sides named in the request's language."""
     sides = [
         {
             **side,
@@ -96,6 +97,24 @@ def in_language(view: dict[str, Any]) -> dict[str, Any]:
         for side in view["sides"]
     ]
     return {**view, "sides": sides}
+
+
+def history_in_language(
+    rows: Iterable[dict[str, Any]], games: Iterable[Any]
+) -> list[dict[str, Any]]:
+    """History rows (:func:`scorekeeper.results.standings.history_rows` of ``games``, stored
+    games) with their computer seats and sides named in the request's language."""
+    seats = [(side, seat) for game in games for side in game.sides for seat in side.seats]
+    return [
+        {**row, "side_name": side_label(side), "player": seat_label(seat)}
+        for row, (side, seat) in zip(rows, seats, strict=True)
+    ]
+
+
+def board_in_language(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A leaderboard's rows (:func:`scorekeeper.results.leaderboard.board`) with each computer
+    level named in the request's language."""
+    return [{**row, "name": level_name(row["level"])} if row["level"] else row for row in rows]
 
 
 def seat_label(seat: Any) -> str:

@@ -97,7 +97,19 @@ def test_same_key_with_another_body_is_422(table: TableAccess, game_url: str) ->
     table.post(game_url + "/hands", WIN, headers=key)
     response = table.post(game_url + "/hands", SMALL, headers=key)
     assert response.status_code == 422
+    (problem,) = response.get_json()["errors"]
+    assert (problem["code"], problem["path"]) == ("idempotency_key_reused", "")
     assert len(hands(table, game_url)) == 1
+
+
+def test_a_distance_beyond_any_table_says_how_far_a_number_may_go(
+    table: TableAccess, game_url: str
+) -> None:
+    response = table.post(game_url + "/hands", {"sides": [{"distance": 10**12}, {"distance": 0}]})
+    assert response.status_code == 422
+    (problem,) = response.get_json()["errors"]
+    assert problem["path"] == "/sides/0/distance"
+    assert "within ±1,000,000,000" in problem["detail"]
 
 
 def test_refused_hand_does_not_burn_its_key(table: TableAccess, game_url: str) -> None:

@@ -219,9 +219,11 @@ def test_the_score_examples_are_the_servers_answers(client: FlaskClient) -> None
 
 
 def without_sentences(problem: dict[str, Any]) -> dict[str, Any]:
-    """A problem with its sentences blanked, once it is seen to have them."""
+    """A problem with its sentences and its request's id blanked, once it is seen to have
+    them."""
     assert problem["detail"] and all(error["detail"] for error in problem.get("errors", []))
-    blanked: dict[str, Any] = {**problem, "detail": ""}
+    assert problem["instance"].startswith("urn:request:")
+    blanked: dict[str, Any] = {**problem, "detail": "", "instance": ""}
     if "errors" in problem:
         blanked["errors"] = [{**error, "detail": ""} for error in problem["errors"]]
     return blanked

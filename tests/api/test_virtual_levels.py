@@ -83,3 +83,25 @@ def test_an_unknown_computer_is_refused_naming_the_field_and_the_accepted_words(
     assert [error["path"] for error in errors] == ["/seats/1/computer"]
     if isinstance(computer, str):
         assert all(name in errors[0]["detail"] for name in ACCEPTED)
+
+
+def test_computers_are_named_in_the_readers_language(table: TableAccess) -> None:
+    """The pages say "Ordinateur 2 (Club)" to a French reader; the API does too, in the game,
+    the history and the leaderboard; an English reader reads "Computer 2 (Club)"."""
+    (ann,) = table.add_players("Ann")
+    seats = [{"player": ann}, {"computer": "club"}]
+    started = table.post("/virtual-games", {"players": 2, "seats": seats})
+    url = started.headers["Location"].removeprefix(table.url)
+    french = {"Accept-Language": "fr"}
+    in_french = table.get(url, headers=french)
+    names = [
+        seat["name"] for side in in_french.get_json()["game"]["sides"] for seat in side["seats"]
+    ]
+    assert names == ["Ann", "Ordinateur 2 (Club)"]
+    assert "Accept-Language" in in_french.headers["Vary"]
+    in_english = table.get(url)
+    assert in_english.get_json()["game"]["sides"][1]["name"] == "Computer 2 (Club)"
+    assert in_english.headers["ETag"] != in_french.headers["ETag"]
+    game_id = started.get_json()["game"]["id"]
+    read = table.get(f"/games/{game_id}", headers=french).get_json()
+    assert read["sides"][1]["seats"][0]["name"] == "Ordinateur 2 (Club)"

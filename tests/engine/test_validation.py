@@ -366,8 +366,13 @@ def test_refusal(
 def test_every_report_code_has_a_case() -> None:
     covered = {case[2] for case in CASES}
     # hand_after_game_over: see test_sheet; illegal_move refuses a virtual game's move, not a
-    # report: see tests/api/test_virtual.py.
-    elsewhere = {ProblemCode.HAND_AFTER_GAME_OVER, ProblemCode.ILLEGAL_MOVE}
+    # report: see tests/api/test_virtual.py; idempotency_key_reused a request, see
+    # tests/api/test_hands.py.
+    elsewhere = {
+        ProblemCode.HAND_AFTER_GAME_OVER,
+        ProblemCode.ILLEGAL_MOVE,
+        ProblemCode.IDEMPOTENCY_KEY_REUSED,
+    }
     assert set(ProblemCode) - covered == elsewhere
 
 
