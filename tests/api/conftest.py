@@ -88,3 +88,35 @@ def game_url(table: TableAccess) -> str:
 @pytest.fixture
 def new_table(client: FlaskClient) -> Callable[[str], TableAccess]:
     return lambda name: create_table(client, name)
+
+
+@pytest.fixture
+def filled(table: TableAccess) -> dict[str, int]:
+    """A table with something behind every GET, and more than one item in every list: three
+    players, two finished games and one in progress with a hand, a virtual game that ended,
+    two issued tokens; the ids to put in the operations' paths."""
+    ann, bob, cleo = table.add_players("Ann", "Bob", "Cleo")
+    win = {"sides": [{"distance": 700, "two_hundreds": 0, "completed_trip": True}, {"distance": 0}]}
+    for sides in ([[ann], [bob]], [[bob], [cleo]]):
+        finished = table.start_game(2, sides)["id"]
+        for _ in range(3):  # 5,700 points: the game is won (RULES.md §10)
+            assert table.post(f"/games/{finished}/hands", win).status_code == 201
+    game = table.start_game(2, [[ann], [bob]])
+    hand = {"sides": [{"distance": 300}, {"distance": 200}]}
+    assert table.post(f"/games/{game['id']}/hands", hand).status_code == 201
+    seats = [{"player": ann}, {"computer": "club"}]
+    virtual = table.post("/virtual-games", {"players": 2, "seats": seats}).get_json()
+    assert table.post(f"/games/{virtual['game']['id']}/abandon").status_code == 200
+    tokens = [
+        table.post("/tokens", {"name": name, "scope": "read"}).get_json()["id"]
+        for name in ("Spare", "Screen")
+    ]
+    return {
+        "game_id": game["id"],
+        "number": 1,
+        "player_id": ann,
+        "other_id": bob,
+        "token_id": tokens[0],
+        "virtual": virtual["game"]["id"],
+        "seat": 0,
+    }

@@ -5,7 +5,6 @@ added later is checked without being named here."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
@@ -15,16 +14,7 @@ from scorekeeper.domain.credentials import token_hash
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import AccessToken
 from tests.api.conftest import TableAccess, create_table
-from tests.contract import SPEC
-
-TABLE_OPERATIONS = [
-    (method.upper(), path.removeprefix("/api/v1/tables/{table_id}"))
-    for path, operations in SPEC["paths"].items()
-    if path.startswith("/api/v1/tables/{table_id}")
-    for method in operations
-    if method in {"get", "post", "put", "patch", "delete"}
-]
-"""Every operation on a table's resources, as (method, path under the table)."""
+from tests.api.walk import TABLE_OPERATIONS, concrete, issue, shown
 
 OWNER_ONLY = {
     ("GET", "/tokens"),
@@ -42,54 +32,9 @@ SEAT_ONLY = {("POST", "/virtual-games/{game_id}/moves"), ("GET", "/virtual-games
 """What only a seat's token may do: no table token, whatever its scope."""
 
 
-def issue(table: TableAccess, scope: str, name: str = "Wall screen") -> dict[str, Any]:
-    response = table.post("/tokens", {"name": name, "scope": scope})
-    assert response.status_code == 201, response.get_json()
-    assert response.headers["Cache-Control"] == "no-store"
-    body: dict[str, Any] = response.get_json()
-    return body
-
-
 def holding(table: TableAccess, token: str) -> TableAccess:
     """The same table as a phone holding ``token`` sees it."""
     return TableAccess(table.client, table.id, token)
-
-
-@pytest.fixture
-def filled(table: TableAccess) -> dict[str, int]:
-    """A table with something behind every GET: players, a game with a hand, a virtual game
-    that ended, an issued token; the ids to put in the operations' paths."""
-    ann, bob = table.add_players("Ann", "Bob")
-    game = table.start_game(2, [[ann], [bob]])
-    hand = {"sides": [{"distance": 300}, {"distance": 200}]}
-    assert table.post(f"/games/{game['id']}/hands", hand).status_code == 201
-    seats = [{"player": ann}, {"computer": "club"}]
-    virtual = table.post("/virtual-games", {"players": 2, "seats": seats}).get_json()
-    assert table.post(f"/games/{virtual['game']['id']}/abandon").status_code == 200
-    token = issue(table, "read", "Spare")
-    return {
-        "game_id": game["id"],
-        "number": 1,
-        "player_id": ann,
-        "other_id": bob,
-        "token_id": token["id"],
-        "virtual": virtual["game"]["id"],
-        "seat": 0,
-    }
-
-
-def shown(response: Any) -> Any:
-    """What an answer shows, but the id of its request (a refusal names it)."""
-    if response.is_json:
-        return {**response.get_json(), "instance": None}
-    return response.get_data()
-
-
-def concrete(path: str, ids: dict[str, int]) -> str:
-    """``path`` with its parameters filled; a virtual game's paths name the virtual game."""
-    if path.startswith("/virtual-games/"):
-        ids = {**ids, "game_id": ids["virtual"]}
-    return re.sub(r"\{(\w+)\}", lambda found: str(ids[found.group(1)]), path)
 
 
 def test_a_read_token_reads_every_get_as_the_table_token_does(
