@@ -29,6 +29,7 @@ def upgrade() -> None:
         sa.Column("move", sa.Integer(), nullable=True),
         sa.Column("seat", sa.Integer(), nullable=True),
         sa.Column("player_id", sa.Integer(), nullable=True),
+        sa.Column("token_id", sa.Integer(), nullable=True),
         sa.Column("created_at", sa.DateTime(), nullable=False),
         sa.ForeignKeyConstraint(["table_id"], ["tables.id"], ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("id"),

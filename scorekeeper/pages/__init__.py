@@ -14,12 +14,13 @@ from scorekeeper.pages import (
     ratings,
     tables,
     virtual,
+    wall,
 )
 from scorekeeper.web.page_cache import offline_copies_allowed
 from scorekeeper.web.words import seat_label, side_label
 
 bp = Blueprint("pages", __name__)
-for screen in (tables, games, hands, history, ratings, virtual, play, install, queue):
+for screen in (tables, games, hands, history, ratings, virtual, play, wall, install, queue):
     bp.register_blueprint(screen.bp)
 # A stored seat's or side's name in the page's language (computers by their level).
 bp.add_app_template_global(seat_label)

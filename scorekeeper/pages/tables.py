@@ -21,7 +21,7 @@ from scorekeeper.pages.access import (
     page_table,
     remember,
 )
-from scorekeeper.results.queries import table_games
+from scorekeeper.results.queries import issued_tokens, table_games
 from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import PlayerCreateSchema, TableCreateSchema
 from scorekeeper.services import operations
@@ -132,6 +132,7 @@ def table_page(table: Table, errors: dict[str, str] | None = None) -> str:
         games=list(games),
         share=share,
         qr=qr_svg(share),
+        issued=issued_tokens(table.id),
         errors=errors or {},
     )
 

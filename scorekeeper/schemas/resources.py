@@ -147,6 +147,7 @@ class EventSchema(Schema):
     move = fields.Integer(allow_none=True)
     seat = fields.Integer(allow_none=True)
     player = fields.Integer(attribute="player_id", allow_none=True)
+    token = fields.Integer(attribute="token_id", allow_none=True)
 
 
 class EventPageSchema(Schema):

@@ -60,8 +60,9 @@ if (polled) {
       .then((response) => {
         failures = 0;
         connected(true);
-        // A seat's link issued again: the old one is refused, and its page says so at once.
-        if (response.status === 404 && polled.id === "play") location.reload();
+        // A seat's link issued again, a wall screen's revoked: the old one is refused, and its
+        // page says so at once.
+        if (response.status === 404 && (polled.id === "play" || polled.id === "wall")) location.reload();
         const waited = response.headers.has("Preference-Applied");
         // A live page asks again at once: after a wait, or to start waiting. A changed page that
         // was not waited for (the game moved meanwhile) is asked about again after a second, so

@@ -22,7 +22,16 @@ from sqlalchemy.orm import Session, SessionTransaction, object_session
 
 from scorekeeper.domain.games import GameStatus
 from scorekeeper.storage import changes
-from scorekeeper.storage.models import Game, Hand, Player, Table, TableEvent, VirtualMove, utcnow
+from scorekeeper.storage.models import (
+    AccessToken,
+    Game,
+    Hand,
+    Player,
+    Table,
+    TableEvent,
+    VirtualMove,
+    utcnow,
+)
 
 
 class EventKind(StrEnum):
@@ -39,6 +48,10 @@ class EventKind(StrEnum):
     HAND_CORRECTED = "hand_corrected"
     HAND_UNDONE = "hand_undone"
     MOVE_PLAYED = "move_played"
+    TOKEN_ISSUED = "token_issued"
+    TOKEN_REVOKED = "token_revoked"
+    """An issued token revoked: a wall screen following the feed learns at once that its own
+    link may have stopped."""
 
 
 class Fact(NamedTuple):
@@ -51,6 +64,7 @@ class Fact(NamedTuple):
     move: int | None = None
     seat: int | None = None
     player_id: int | None = None
+    token_id: int | None = None
 
 
 _NOTED = "feed_facts"
@@ -73,6 +87,8 @@ def inserted(instance: object) -> Fact | None:
         return Fact(EventKind.GAME_STARTED, instance.table_id, instance.id)
     if isinstance(instance, Hand):
         return Fact(EventKind.HAND_RECORDED, None, instance.game_id, instance.number)
+    if isinstance(instance, AccessToken):
+        return Fact(EventKind.TOKEN_ISSUED, instance.table_id, token_id=instance.id)
     if isinstance(instance, VirtualMove):
         return Fact(
             EventKind.MOVE_PLAYED,
@@ -99,6 +115,8 @@ def deleted(instance: object) -> Fact | None:
     flush itself), if it is one."""
     if isinstance(instance, Hand):
         return Fact(EventKind.HAND_UNDONE, None, instance.game_id, instance.number)
+    if isinstance(instance, AccessToken):
+        return Fact(EventKind.TOKEN_REVOKED, instance.table_id, token_id=instance.id)
     return None
 
 
@@ -120,7 +138,7 @@ def _noting(making: Callable[[object], Fact | None]) -> Callable[..., None]:
     return note
 
 
-for _model in (Player, Game, Hand, VirtualMove):
+for _model in (Player, Game, Hand, VirtualMove, AccessToken):
     event.listen(_model, "after_insert", _noting(inserted))
     event.listen(_model, "after_update", _noting(updated))
     event.listen(_model, "after_delete", _noting(deleted))
@@ -195,6 +213,7 @@ def write_events(session: Session, facts: list[Fact]) -> dict[int, int]:
                 "move": fact.move,
                 "seat": fact.seat,
                 "player_id": fact.player_id,
+                "token_id": fact.token_id,
                 "created_at": now,
             }
             for offset, fact in enumerate(table_facts)

@@ -102,6 +102,7 @@ class TableEvent(db.Model):  # type: ignore[name-defined,misc]
     move: Mapped[int | None]
     seat: Mapped[int | None]
     player_id: Mapped[int | None]
+    token_id: Mapped[int | None]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

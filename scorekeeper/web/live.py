@@ -52,9 +52,10 @@ def watched(game_id: int, version: int, wake_in: float | None = None) -> None:
     g.live_shown = Shown(versions.game(game_id), version, wake_in)
 
 
-def watched_feed(table_id: int, count: int, *, idle: bool) -> None:
+def watched_feed(table_id: int, count: int, *, idle: bool | None) -> None:
     """Say that the view's answer shows table ``table_id``'s feed up to event ``count``, and
-    whether it was ``idle`` (no event after the follower's): what :func:`waits` waits on."""
+    whether it was ``idle`` (no event after the follower's; None: if it is a 304): what
+    :func:`waits` waits on."""
     g.live_shown = Shown(versions.feed(table_id), count, None, idle)
 
 

@@ -28,8 +28,8 @@ HIDDEN = "[redacted]"
 
 _SECRETS = (
     (re.compile(r"([?&;]token=)[^&;\s\"]*"), rf"\1{HIDDEN}"),  # a token parameter of any form
-    (re.compile(r"\b(mbs?_)[A-Za-z0-9_-]+"), rf"\1{HIDDEN}"),  # tokens, wherever they appear
-    (re.compile(r"(/play/)[^/?#\s\"]+"), rf"\1{HIDDEN}"),  # a seat's page is its secret
+    (re.compile(r"\b(mb[srw]?_)[A-Za-z0-9_-]+"), rf"\1{HIDDEN}"),  # tokens, wherever they appear
+    (re.compile(r"(/(?:play|wall)/)[^/?#\s\"]+"), rf"\1{HIDDEN}"),  # a seat's page, a wall's
 )
 
 

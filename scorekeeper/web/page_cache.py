@@ -21,9 +21,10 @@ import re
 from flask import Flask, request
 from werkzeug.wrappers import Response
 
-TOKEN = re.compile(rb"(?<![A-Za-z0-9_-])mbs?_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])")
-"""A table's (``mb_``) or a seat's (``mbs_``) token: a prefix and 32 random bytes, URL-safe."""
-SEAT_PATH = re.compile(r"/play/[^/?#]+")
+TOKEN = re.compile(rb"(?<![A-Za-z0-9_-])mb[srw]?_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])")
+"""A table's (``mb_``), a seat's (``mbs_``) or an issued (``mbr_``, ``mbw_``) token: a prefix
+and 32 random bytes, URL-safe."""
+SEAT_PATH = re.compile(r"/(?:play|wall)/[^/?#]+")
 TEXT_TYPES = frozenset(
     {"text/html", "text/plain", "text/csv", "application/json", "application/problem+json"}
 )
@@ -32,7 +33,8 @@ TABLE_COOKIE = re.compile(r"\s*table_\d+=")
 
 
 def holds_token(text: str | bytes) -> bool:
-    """Whether ``text`` carries a table's or a seat's token, or a seat's page address.
+    """Whether ``text`` carries a table's, a seat's or an issued token, or the address of a
+    seat's page or a wall screen.
 
     >>> holds_token("/t/1/join#mb_" + "x" * 43)
     True

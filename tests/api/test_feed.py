@@ -105,9 +105,19 @@ def test_a_virtual_game_tells_who_moved_and_never_what(table: TableAccess) -> No
     assert feed, "no move in the feed"
     assert [e["move"] for e in feed] == list(range(len(feed)))
     assert {e["seat"] for e in feed} <= {0, 1}
-    assert all(
-        set(e) == {"id", "kind", "at", "game", "hand", "move", "seat", "player"} for e in feed
-    )
+    fields = {"id", "kind", "at", "game", "hand", "move", "seat", "player", "token"}
+    assert all(set(e) == fields for e in feed)
+
+
+def test_tokens_issued_and_revoked_are_told_without_their_secret(table: TableAccess) -> None:
+    issued = table.post("/tokens", {"name": "Wall", "scope": "read"}).get_json()
+    assert table.delete(f"/tokens/{issued['id']}").status_code == 204
+    feed = events(table)["items"]
+    assert [(e["kind"], e["token"]) for e in feed] == [
+        ("token_issued", issued["id"]),
+        ("token_revoked", issued["id"]),
+    ]
+    assert issued["token"] not in str(feed)
 
 
 def test_another_tables_feed_is_not_shown(table: TableAccess, new_table: Any) -> None:

@@ -33,6 +33,8 @@ class Evening:
     virtual_links: str
     seat: str
     """A human seat's page of the virtual game (an absolute URL: the seat's secret link)."""
+    wall: str
+    """The table's wall screen (an absolute URL: a read token is in it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +82,10 @@ def _open_share(page: Page) -> None:
     page.locator("details.share summary").click()
 
 
+def _open_wall_section(page: Page) -> None:
+    page.locator("details.wall-screen summary").click()
+
+
 def _open_folds(page: Page) -> None:
     """Both folds of the first side open: its card counts and its claims."""
     for fold in ("details.more", "details.claims"):
@@ -101,6 +107,13 @@ SCREENS: tuple[Screen, ...] = (
     Screen("home", lambda e: "/"),
     Screen("table", lambda e: e.table),
     Screen("table, share section open", lambda e: e.table, ".qr svg", _open_share),
+    Screen(
+        "table, wall screen section open",
+        lambda e: e.table,
+        ".issued-tokens",
+        _open_wall_section,
+    ),
+    Screen("wall screen", lambda e: e.wall, "#wall .wall-game"),
     Screen("new game", lambda e: e.table + "/games/new", "#new-game"),
     Screen("new game, 4 seats", lambda e: e.table + "/games/new?players=4", "#new-game"),
     Screen("new virtual game", lambda e: e.table + "/virtual/new", "#new-virtual-game"),
@@ -191,6 +204,11 @@ def build(page: Page, server: str) -> Evening:
     virtual_links = page.url
     seat = page.locator(".seat-links input").first.input_value()
     game = virtual_links.removesuffix("/links").rsplit("/", 1)[1]
+
+    page.goto(table)
+    _open_wall_section(page)
+    page.get_by_role("button", name="Make a read-only link").click()
+    wall = page.get_by_label("Wall screen link").input_value()
     return Evening(
         table=table.removeprefix(server),
         running=running.removeprefix(server),
@@ -200,4 +218,5 @@ def build(page: Page, server: str) -> Evening:
         virtual_board=table.removeprefix(server) + f"/games/{game}",
         virtual_links=virtual_links.removeprefix(server),
         seat=seat,
+        wall=wall,
     )
