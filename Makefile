@@ -186,6 +186,7 @@ bench: $(VENV)/.installed-test compiled
 	$(BIN)/python benchmarks/simulate_speed.py
 	$(BIN)/python benchmarks/virtual_moves.py
 	$(BIN)/python benchmarks/leaderboard.py
+	$(BIN)/python benchmarks/feed.py
 
 # The documentation site (mkdocs.yml) into site/, strictly: a warning, a broken link or anchor, a
 # page left out of the nav, fails it. Open site/index.html, or `.venv/bin/mkdocs serve` while

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from enum import StrEnum
 from typing import Any, NamedTuple
 
-from sqlalchemy import event, insert, inspect, select, update
+from sqlalchemy import event, insert, inspect, update
 from sqlalchemy.orm import Session, SessionTransaction, object_session
 
 from scorekeeper.domain.games import GameStatus
@@ -181,11 +181,11 @@ def write_events(session: Session, facts: list[Fact]) -> dict[int, int]:
     last number written per table. A game's new status is told after the hands and moves that
     brought it, though the flush writes the game's row first."""
     facts = sorted(facts, key=lambda fact: fact.kind in _STATUS_KINDS.values())
-    games = {fact.game_id for fact in facts if fact.table_id is None}
-    tables_of: dict[int | None, int] = {}
-    if games:
-        statement = select(Game.id, Game.table_id).where(Game.id.in_(games))
-        tables_of = {game_id: table_id for game_id, table_id in session.execute(statement)}
+    # A hand's or a move's game is in the session already (the write locked it): no query.
+    games = {fact.game_id for fact in facts if fact.table_id is None and fact.game_id is not None}
+    tables_of: dict[int | None, int] = {
+        game_id: game.table_id for game_id in games if (game := session.get(Game, game_id))
+    }
     by_table: dict[int, list[Fact]] = defaultdict(list)
     for fact in facts:
         table_id = fact.table_id if fact.table_id is not None else tables_of.get(fact.game_id)

@@ -145,3 +145,15 @@ def test_the_live_benchmark_prints_a_row_per_mode_and_the_cost_per_phone() -> No
         row = rf"^{mode} +30 +\d+({figure}){{3}} +[\d.]+%{figure} +[\d.]+{mean_max}{mean_max}$"
         assert re.search(row, stdout, re.MULTILINE), (mode, stdout)
     assert re.search(r"^server CPU per phone, live against polling: ×[\d.]+;", stdout, re.M)
+
+
+@pytest.mark.slow(30)
+def test_the_feed_benchmark_prints_a_row_per_mode_and_the_cost_per_follower() -> None:
+    stdout = printed(
+        "feed.py", "--followers", "5", "--seconds", "5", "--rounds", "1", "--backend", "sqlite"
+    )
+    figure = r" +([\d.]+|nan)"
+    for mode in ("waiting", "polling"):
+        row = rf"^{mode} +\d+ +\d+/5 +({figure}){{3}} +[\d.]+%{figure}{figure}$"
+        assert re.search(row, stdout, re.MULTILINE), (mode, stdout)
+    assert re.search(r"^server CPU per follower, waiting against polling: ×[\d.]+$", stdout, re.M)
