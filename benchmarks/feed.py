@@ -3,7 +3,8 @@ one machine, under gunicorn, on SQLite and on PostgreSQL: following with ``Prefe
 (each waiting question holds a worker thread: ``-w 2 --threads 112``, 108 waiters a worker)
 against asking every 2.5 s without it, alternating, in the same run.
 
-A phone at the table records a small hand every 2 s through the API. Each follower asks for
+A phone at the table records a small hand every 2 s (``--hand-every``) through the API: a
+virtual game's moves come about as often. Each follower asks for
 the events after the last it holds and notes when each hand's event reaches it. Reported per
 mode: the delay from a hand's POST leaving the phone to the follower holding its event (p50,
 p90, max, over every follower and every hand), how many hands' events every follower received,
@@ -38,7 +39,6 @@ from benchmarks.load import PIDS, server  # noqa: E402
 WAIT = 25
 EVERY = 2.5
 """Seconds between two questions of a follower that does not wait."""
-HAND_EVERY = 2.0
 HAND = {"sides": [{"distance": 25}, {"distance": 0}]}
 """A hand that never ends the game, however long the benchmark runs."""
 HEADER = "mode      hands  every hand  p50 s  p90 s  max s  CPU share  CPU ms/follower/min  req/s"
@@ -102,9 +102,9 @@ class Run:
         self.sent: dict[int, float] = {}  # hand number -> when its POST left the phone
         self.followers = [Follower(self, live) for _ in range(followers)]
 
-    def record_hands(self) -> None:
+    def record_hands(self, every: float) -> None:
         number = 0
-        while not self.stop.wait(HAND_EVERY):
+        while not self.stop.wait(every):
             number += 1
             self.sent[number] = time.monotonic()
             call(self.port, "POST", f"{self.game}/hands", {**HAND, "number": number}, self.token)
@@ -126,14 +126,14 @@ def call(port: int, method: str, path: str, body: Any = None, token: str = "") -
     return data
 
 
-def one_run(port: int, followers: int, seconds: float, live: bool) -> dict[str, Any]:
+def one_run(port: int, followers: int, seconds: float, live: bool, every: float) -> dict[str, Any]:
     run = Run(port, followers, live)
     pid = PIDS[port]
     for follower in run.followers:
         follower.start()
     time.sleep(3)  # every follower asking (or waiting) before the first hand
     began, cpu = time.monotonic(), cpu_seconds(pid)
-    recorder = threading.Thread(target=run.record_hands, daemon=True)
+    recorder = threading.Thread(target=run.record_hands, args=(every,), daemon=True)
     recorder.start()
     time.sleep(seconds)
     elapsed, used = time.monotonic() - began, cpu_seconds(pid) - cpu
@@ -166,6 +166,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--followers", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--hand-every", type=float, default=2.0, help="seconds between hands")
     parser.add_argument(
         "--rounds", type=int, default=2, help="each mode this many times, alternating"
     )
@@ -173,7 +174,7 @@ def main() -> None:
     args = parser.parse_args()
     print(
         f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores; "
-        f"{args.followers} followers of one table; a hand every {HAND_EVERY:.0f} s; "
+        f"{args.followers} followers of one table; a hand every {args.hand_every:g} s; "
         f"{args.seconds:.0f} s a run, {args.rounds} rounds alternating"
     )
     settings = {"SCOREKEEPER_LIVE_WAITERS": str(WAITERS)}
@@ -184,7 +185,8 @@ def main() -> None:
         with server(url, 2, THREADS, settings=settings) as port:
             for _ in range(args.rounds):
                 for mode in ("waiting", "polling"):
-                    r = one_run(port, args.followers, args.seconds, mode == "waiting")
+                    live = mode == "waiting"
+                    r = one_run(port, args.followers, args.seconds, live, args.hand_every)
                     results[mode].append(r)
                     print(
                         f"{mode:8} {r['hands']:6} {r['complete']:5}/{args.followers:<5} "

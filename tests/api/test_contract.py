@@ -29,9 +29,10 @@ def _fuzzing_app() -> tuple[Flask, int, str]:
     the fuzzer reaches real resources and not only 404s. Built once per module: schemathesis
     and Hypothesis do not go with function-scoped fixtures."""
     folder = Path(tempfile.mkdtemp(prefix="scorekeeper-fuzz-"))
-    app = create_app(
-        {"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'fuzz.sqlite3'}"}
-    )
+    database = f"sqlite:///{folder / 'fuzz.sqlite3'}"
+    # A generated `Prefer: wait` on a quiet feed waits at most a second: the contract is what is
+    # fuzzed here, not how long a wait lasts (tests/api/test_live.py, test_feed.py).
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database, "LIVE_WAIT": 1})
     with app.app_context():
         upgrade()
     client = app.test_client()

@@ -201,3 +201,44 @@ def test_a_follower_with_events_waiting_is_answered_at_once(table: TableAccess) 
     assert time.monotonic() - began < AT_ONCE
     assert [e["player"] is not None for e in response.get_json()["items"]] == [True]
     assert "Preference-Applied" not in response.headers
+
+
+def test_writes_racing_from_two_workers_number_their_events_without_a_gap(
+    table: TableAccess, app: Flask
+) -> None:
+    """Players added at once through this worker and another (an app of its own on the same
+    database), while a follower reads: every event is numbered once, 1 to N with no gap, and
+    what the follower read on the way is the start of the final feed, never a number skipped."""
+    url = app.config["SQLALCHEMY_DATABASE_URI"]
+    other = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url})
+    workers = [app, other, app, other]
+    seen: list[list[int]] = []
+    done = threading.Event()
+
+    def add(worker: Flask, index: int) -> None:
+        with worker.test_client() as client:
+            for number in range(5):
+                name = {"name": f"Player {index}-{number}"}
+                answer = client.post(table.url + "/players", json=name, headers=table.headers)
+                assert answer.status_code == 201
+
+    def follow() -> None:
+        while not done.is_set():
+            seen.append([event["id"] for event in events(table)["items"]])
+
+    adders = [threading.Thread(target=add, args=(w, i)) for i, w in enumerate(workers)]
+    follower = threading.Thread(target=follow)
+    follower.start()
+    for thread in adders:
+        thread.start()
+    for thread in adders:
+        thread.join()
+    done.set()
+    follower.join()
+    with other.app_context():
+        db.engine.dispose()
+    final = events(table)["items"]
+    assert [event["id"] for event in final] == list(range(1, 21))
+    assert len({event["player"] for event in final}) == 20
+    for read in seen:  # each read on the way: a prefix of the final numbering
+        assert read == list(range(1, len(read) + 1)), read
