@@ -2,9 +2,9 @@
 
 Two tables (so a table's export is seen to hold its own games only), players, tabletop games of
 2, 3, 4 and 6 players with hands, a correction and an undo, an abandoned game, a won game,
-virtual games finished (a computer stood in for the player to the end) and in progress, and
-idempotency records. Virtual games are dealt from fixed seeds (as large as real ones), so every
-run stores the same rows.
+virtual games finished (a computer stood in for the player to the end) and in progress,
+idempotency records, issued tokens (one revoked) and the tables' feeds. Virtual games are dealt
+from fixed seeds (as large as real ones), so every run stores the same rows.
 """
 
 from __future__ import annotations
@@ -90,6 +90,10 @@ def fill(app: Flask, monkeypatch: pytest.MonkeyPatch) -> Filled:
     club.call("POST", abandoned + "/hands", SMALL)
     club.call("POST", abandoned + "/abandon")
     _virtual_games(club, ann, bob)
+    club.call("POST", "/tokens", {"name": "Wall screen", "scope": "read"})
+    bot = club.call("POST", "/tokens", {"name": "Club bot", "scope": "record"}).get_json()
+    club.call("POST", "/tokens", {"name": "Old bot", "scope": "record"})
+    club.call("DELETE", f"/tokens/{bot['id']}")
     gus, hal = family.players("Gus", "Hal")
     family.call("POST", family.game(2, [[gus], [hal]]) + "/hands", SMALL)
     return Filled({club.id: club.token, family.id: family.token})

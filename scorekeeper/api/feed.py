@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from flask import Blueprint, Response
 
-from engine.problems import Problem, ProblemCode
+from engine.problems import ProblemCode
 from engine.sentences import N_
-from scorekeeper.domain.refusals import InvalidRequest
 from scorekeeper.results.queries import table_events
 from scorekeeper.schemas.resources import EventPageSchema, EventQuerySchema
+from scorekeeper.services import operations
 from scorekeeper.web import live
 from scorekeeper.web.auth import authorized_table
 from scorekeeper.web.http import queried, query, respond
@@ -34,14 +34,10 @@ def read_events(table_id: int) -> Response:
     table = authorized_table(table_id)
     after, limit = query()["after"], query()["limit"]
     if after > table.event_count:
-        raise InvalidRequest(
-            [
-                Problem.of(
-                    ProblemCode.INVALID_FIELD,
-                    "/after",
-                    N_("The table has no event with that number yet: start from 0."),
-                )
-            ]
+        raise operations.invalid_request(
+            "/after",
+            ProblemCode.INVALID_FIELD,
+            N_("The table has no event with that number yet: start from 0."),
         )
     events = table_events(table.id, after=after, limit=limit)
     last = events[-1].number if events else after

@@ -131,7 +131,7 @@ def _noting(making: Callable[[object], Fact | None]) -> Callable[..., None]:
     def note(_mapper: Any, _connection: Any, instance: object) -> None:
         fact = making(instance)
         session = object_session(instance)
-        transaction = None if session is None else session.get_transaction()
+        transaction = None if session is None else _innermost(session)
         if fact is not None and session is not None and transaction is not None:
             _facts(session).setdefault(transaction, []).append(fact)
 
@@ -144,6 +144,11 @@ for _model in (Player, Game, Hand, VirtualMove, AccessToken):
     event.listen(_model, "after_delete", _noting(deleted))
 
 
+def _innermost(session: Session) -> SessionTransaction | None:
+    """The transaction a row is written in: the innermost savepoint, else the transaction."""
+    return session.get_nested_transaction() or session.get_transaction()
+
+
 def _facts(session: Session) -> dict[SessionTransaction, list[Fact]]:
     noted: dict[SessionTransaction, list[Fact]] = session.info.setdefault(_NOTED, {})
     return noted
@@ -151,17 +156,19 @@ def _facts(session: Session) -> dict[SessionTransaction, list[Fact]]:
 
 @event.listens_for(Session, "before_commit")
 def _write(session: Session) -> None:
-    """A savepoint released hands its facts to the transaction around it; the transaction's
-    own commit flushes what is left, then writes the events."""
+    """A savepoint released (the innermost, while one is open) hands its facts to the
+    transaction around it; the transaction's own commit flushes what is left, then writes the
+    events."""
+    savepoint = session.get_nested_transaction()
+    session.flush()  # what is still pending is written (and noted) in the transaction ending
+    if savepoint is not None:
+        own = _facts(session).pop(savepoint, [])
+        if own and savepoint.parent is not None:
+            _facts(session).setdefault(savepoint.parent, []).extend(own)
+        return
     transaction = session.get_transaction()
     if transaction is None:
         return
-    if transaction.nested:
-        own = _facts(session).pop(transaction, [])
-        if own and transaction.parent is not None:
-            _facts(session).setdefault(transaction.parent, []).extend(own)
-        return
-    session.flush()
     facts = _facts(session).pop(transaction, [])
     if facts:
         session.info[_WRITTEN] = write_events(session, facts)
@@ -169,8 +176,9 @@ def _write(session: Session) -> None:
 
 @event.listens_for(Session, "after_transaction_end")
 def _forget(session: Session, transaction: SessionTransaction) -> None:
-    """A transaction over without its commit (rolled back, its session closed) takes its facts
-    with it; once the outermost is over, what it wrote has been told (:func:`written`)."""
+    """A transaction or a savepoint over without its commit (rolled back, its session closed)
+    takes its facts with it; once the outermost is over, what it wrote has been told
+    (:func:`written`)."""
     _facts(session).pop(transaction, None)
     if transaction.parent is None:
         session.info.pop(_WRITTEN, None)

@@ -13,9 +13,10 @@ import binascii
 from collections.abc import Callable, Sequence
 from typing import Protocol, TypeVar
 
-from engine.problems import Problem, ProblemCode
+from engine.problems import ProblemCode
 from engine.sentences import N_
 from scorekeeper.domain.refusals import InvalidRequest
+from scorekeeper.services.operations import invalid_request
 from scorekeeper.web.http import query
 
 Item = TypeVar("Item")
@@ -41,7 +42,7 @@ def decode_cursor(letter: str, cursor: str, parts: int = 1, *, below: int = BIGG
     numbers = text.removeprefix(letter).split(".")
     if not text.startswith(letter) or len(numbers) != parts:
         raise _not_a_cursor()
-    if not all(number.isdigit() and int(number) < below for number in numbers):
+    if not all(number.isascii() and number.isdigit() and int(number) < below for number in numbers):
         raise _not_a_cursor()
     return tuple(int(number) for number in numbers)
 
@@ -81,12 +82,6 @@ def id_page(items: Sequence[Identified], letter: str) -> tuple[list[Identified],
 
 
 def _not_a_cursor() -> InvalidRequest:
-    return InvalidRequest(
-        [
-            Problem.of(
-                ProblemCode.INVALID_FIELD,
-                "/cursor",
-                N_("The cursor is not one this server gave out."),
-            )
-        ]
+    return invalid_request(
+        "/cursor", ProblemCode.INVALID_FIELD, N_("The cursor is not one this server gave out.")
     )

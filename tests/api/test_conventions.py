@@ -5,6 +5,7 @@ item once; every operation refuses a query parameter it does not take."""
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
 import pytest
@@ -107,9 +108,18 @@ def test_every_list_gives_every_item_once_a_page_at_a_time(
 def test_a_cursor_this_server_never_gave_is_refused(
     table: TableAccess, filled: dict[str, int], path: str
 ) -> None:
-    answer = table.get(concrete(path, filled), query_string={"cursor": "not-a-cursor"})
-    assert answer.status_code == 422
-    assert [error["path"] for error in answer.get_json()["errors"]] == ["/cursor"]
+    made_up = [
+        "not-a-cursor",
+        *(
+            base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+            for letter in "gpthr"
+            for text in (f"{letter}²", f"{letter}{'9' * 30}", f"{letter}1.2.3", f"{letter}-1")
+        ),
+    ]
+    for cursor in made_up:
+        answer = table.get(concrete(path, filled), query_string={"cursor": cursor})
+        assert answer.status_code == 422, (path, cursor)
+        assert [error["path"] for error in answer.get_json()["errors"]] == ["/cursor"]
 
 
 OPERATIONS = [
