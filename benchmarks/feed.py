@@ -1,6 +1,6 @@
 """200 clients following one table's feed (a club's wall screens, chat bots and spectators) on
 one machine, under gunicorn, on SQLite and on PostgreSQL: following with ``Prefer: wait=25``
-(each waiting question holds a worker thread: ``-w 2 --threads 112``, 108 waiters a worker)
+(each waiting question holds a worker thread: ``-w 2 --threads 208``, 204 waiters a worker)
 against asking every 2.5 s without it, alternating, in the same run.
 
 A phone at the table records a small hand every 2 s (``--hand-every``) through the API: a
@@ -41,9 +41,14 @@ EVERY = 2.5
 """Seconds between two questions of a follower that does not wait."""
 HAND = {"sides": [{"distance": 25}, {"distance": 0}]}
 """A hand that never ends the game, however long the benchmark runs."""
-HEADER = "mode      hands  every hand  p50 s  p90 s  max s  CPU share  CPU ms/follower/min  req/s"
-THREADS = 112
-WAITERS = 108
+HEADER = (
+    "mode      hands  every hand  p50 s  p90 s  max s  CPU share  CPU ms/follower/min  req/s"
+    "  not waited"
+)
+THREADS = 208
+WAITERS = 204
+"""Each worker could hold every follower's question, however gunicorn shares the connections
+out between its two workers (a follower refused a wait would poll, and time polling)."""
 
 
 class Follower(threading.Thread):
@@ -55,6 +60,7 @@ class Follower(threading.Thread):
         self.live = live
         self.received: dict[int, float] = {}  # hand number -> when its event arrived
         self.requests = 0
+        self.refused = 0  # questions asked to wait and answered without waiting
 
     def run(self) -> None:
         run = self.run_
@@ -78,7 +84,9 @@ class Follower(threading.Thread):
                 if event["kind"] == "hand_recorded":
                     self.received.setdefault(event["hand"], now)
             after = body["last"]
-            if not self.live or "Preference-Applied" not in response.headers:
+            waited = "Preference-Applied" in response.headers
+            self.refused += self.live and not waited
+            if not (self.live and waited):
                 run.stop.wait(EVERY)
         connection.close()
 
@@ -150,6 +158,7 @@ def one_run(port: int, followers: int, seconds: float, live: bool, every: float)
     for follower in run.followers:
         follower.join(timeout=WAIT + 15)
     requests = sum(follower.requests for follower in run.followers)
+    refused = sum(follower.refused for follower in run.followers)
     return {
         "hands": len(hands),
         "complete": complete,
@@ -159,6 +168,7 @@ def one_run(port: int, followers: int, seconds: float, live: bool, every: float)
         "cpu": used / elapsed,
         "cpu_follower": used / followers / elapsed * 60 * 1000,
         "rps": requests / elapsed,
+        "refused": refused,
     }
 
 
@@ -191,7 +201,7 @@ def main() -> None:
                     print(
                         f"{mode:8} {r['hands']:6} {r['complete']:5}/{args.followers:<5} "
                         f"{r['p50']:6.3f} {r['p90']:6.3f} {r['max']:6.3f} {r['cpu']:9.1%} "
-                        f"{r['cpu_follower']:20.1f} {r['rps']:6.1f}"
+                        f"{r['cpu_follower']:20.1f} {r['rps']:6.1f} {r['refused']:11}"
                     )
         waiting = statistics.median(r["cpu_follower"] for r in results["waiting"])
         polling = statistics.median(r["cpu_follower"] for r in results["polling"])

@@ -17,8 +17,9 @@ from collections.abc import Callable
 from enum import StrEnum
 from typing import Any, NamedTuple
 
-from sqlalchemy import event, insert, inspect, update
+from sqlalchemy import bindparam, event, insert, inspect, select, update
 from sqlalchemy.orm import Session, SessionTransaction, object_session
+from sqlalchemy.orm.util import identity_key
 
 from scorekeeper.domain.games import GameStatus
 from scorekeeper.storage import changes
@@ -132,8 +133,11 @@ def _noting(making: Callable[[object], Fact | None]) -> Callable[..., None]:
         fact = making(instance)
         session = object_session(instance)
         transaction = None if session is None else _innermost(session)
-        if fact is not None and session is not None and transaction is not None:
-            _facts(session).setdefault(transaction, []).append(fact)
+        if fact is None or session is None or transaction is None:
+            return
+        if fact.table_id is None and fact.game_id is not None:
+            fact = fact._replace(table_id=_table_of_game(session, fact.game_id))
+        _facts(session).setdefault(transaction, []).append(fact)
 
     return note
 
@@ -142,6 +146,14 @@ for _model in (Player, Game, Hand, VirtualMove, AccessToken):
     event.listen(_model, "after_insert", _noting(inserted))
     event.listen(_model, "after_update", _noting(updated))
     event.listen(_model, "after_delete", _noting(deleted))
+
+
+def _table_of_game(session: Session, game_id: int) -> int | None:
+    """The table of a game the flush has in hand (a hand's or a move's: the write locked it),
+    read from what the session holds, without a query; None if it holds none."""
+    game = session.identity_map.get(identity_key(Game, game_id))
+    table_id = None if game is None else inspect(game).dict.get("table_id")
+    return table_id if isinstance(table_id, int) else None
 
 
 def _innermost(session: Session) -> SessionTransaction | None:
@@ -184,16 +196,26 @@ def _forget(session: Session, transaction: SessionTransaction) -> None:
         session.info.pop(_WRITTEN, None)
 
 
+_TABLES, _EVENT_ROWS = Table.__table__, TableEvent.__table__
+_COUNT = (
+    update(_TABLES)
+    .where(_TABLES.c.id == bindparam("table"))
+    .values(event_count=_TABLES.c.event_count + bindparam("added"))
+    .returning(_TABLES.c.event_count)
+)
+_EVENTS = insert(_EVENT_ROWS)
+
+
 def write_events(session: Session, facts: list[Fact]) -> dict[int, int]:
     """Write ``facts`` as the events of their tables, numbered after each table's last; the
     last number written per table. A game's new status is told after the hands and moves that
     brought it, though the flush writes the game's row first."""
     facts = sorted(facts, key=lambda fact: fact.kind in _STATUS_KINDS.values())
-    # A hand's or a move's game is in the session already (the write locked it): no query.
-    games = {fact.game_id for fact in facts if fact.table_id is None and fact.game_id is not None}
-    tables_of: dict[int | None, int] = {
-        game_id: game.table_id for game_id in games if (game := session.get(Game, game_id))
-    }
+    games = {fact.game_id for fact in facts if fact.table_id is None}  # none held: rare
+    tables_of: dict[int | None, int] = {}
+    if games:
+        held = session.execute(select(Game.id, Game.table_id).where(Game.id.in_(games)))
+        tables_of = {game_id: table_id for game_id, table_id in held}
     by_table: dict[int, list[Fact]] = defaultdict(list)
     for fact in facts:
         table_id = fact.table_id if fact.table_id is not None else tables_of.get(fact.game_id)
@@ -201,15 +223,11 @@ def write_events(session: Session, facts: list[Fact]) -> dict[int, int]:
             by_table[table_id].append(fact)
     last: dict[int, int] = {}
     now = utcnow()
+    connection = session.connection()  # Core statements, built once: the ORM's cost is not paid
     for table_id in sorted(by_table):  # one order for every transaction: no deadlock
         table_facts = by_table[table_id]
-        count = session.execute(
-            update(Table)
-            .where(Table.id == table_id)
-            .values(event_count=Table.event_count + len(table_facts))
-            .returning(Table.event_count)
-            .execution_options(synchronize_session=False)
-        ).scalar_one()
+        numbered = connection.execute(_COUNT, {"table": table_id, "added": len(table_facts)})
+        count = numbered.scalar_one()
         first = count - len(table_facts) + 1
         rows = [
             {
@@ -226,7 +244,7 @@ def write_events(session: Session, facts: list[Fact]) -> dict[int, int]:
             }
             for offset, fact in enumerate(table_facts)
         ]
-        session.execute(insert(TableEvent), rows)
+        connection.execute(_EVENTS, rows)
         last[table_id] = count
     changes.notify(session, [f"t{table_id}" for table_id in last])
     return last

@@ -63,7 +63,13 @@ class VersionWatch:
     def __init__(self, app: Flask, interval: float) -> None:
         self.app = app
         self.interval = interval
-        self._changed = threading.Condition()
+        # One lock, two conditions: the requests waiting are woken when a version moves, the
+        # thread when someone starts waiting. A request that starts waiting wakes the thread
+        # only, not the others waiting (200 followers of a feed asking again after an event
+        # would otherwise wake one another 200 × 200 times).
+        lock = threading.Lock()
+        self._changed = threading.Condition(lock)
+        self._wanted = threading.Condition(lock)
         self._waiting: Counter[Watched] = Counter()  # what is waited on -> requests waiting
         self._versions: dict[Watched, int] = {}  # what is waited on -> highest version seen
         self._thread: threading.Thread | None = None
@@ -92,7 +98,7 @@ class VersionWatch:
                 self._ring()
             self._waiting[watched] += 1
             self._start()
-            self._changed.notify_all()  # the thread may be asleep with nobody to read for
+            self._wanted.notify()  # the thread may be asleep with nobody to read for
             try:
                 while not self._stopped and self._versions.get(watched, 0) <= version:
                     remaining = deadline - time.monotonic()
@@ -122,6 +128,7 @@ class VersionWatch:
         with self._changed:
             self._stopped = True
             self._changed.notify_all()
+            self._wanted.notify_all()
             self._ring()
 
     def _ring(self) -> None:
@@ -151,7 +158,7 @@ class VersionWatch:
                         if listening is not None:  # nobody waits: listen to nothing
                             listening.close()
                             listening = None
-                        self._changed.wait()
+                        self._wanted.wait()
                     if self._stopped:
                         return
                 try:

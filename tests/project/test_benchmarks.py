@@ -154,6 +154,6 @@ def test_the_feed_benchmark_prints_a_row_per_mode_and_the_cost_per_follower() ->
     )
     figure = r" +([\d.]+|nan)"
     for mode in ("waiting", "polling"):
-        row = rf"^{mode} +\d+ +\d+/5 +({figure}){{3}} +[\d.]+%{figure}{figure}$"
+        row = rf"^{mode} +\d+ +\d+/5 +({figure}){{3}} +[\d.]+%{figure}{figure} +\d+$"
         assert re.search(row, stdout, re.MULTILINE), (mode, stdout)
     assert re.search(r"^server CPU per follower, waiting against polling: ×[\d.]+$", stdout, re.M)
