@@ -24,6 +24,7 @@ from scorekeeper.schemas.resources import (
 from scorekeeper.services import operations
 from scorekeeper.web.auth import authorized_game_version, authorized_table, game_viewed
 from scorekeeper.web.http import json_body, not_modified, queried, query, respond
+from scorekeeper.web.i18n import language
 from scorekeeper.web.paging import decode_cursor, encode_cursor
 from scorekeeper.web.words import in_language
 
@@ -34,9 +35,18 @@ bp = Blueprint("games", __name__)
 game_schema = GameSchema()
 
 
+def read_etag(game_id: int, version: int, virtual: bool) -> str:
+    """A game's ETag as the API answers it: a virtual game's names its computers in the
+    reader's language, so each language has its own tag (it takes no If-Match: its hands come
+    from its moves). A tabletop game's is the game's own, which If-Match takes."""
+    etag = game_etag(game_id, version)
+    return f"{etag}-{language()}" if virtual else etag
+
+
 def game_response(game: Game, status: int = 200, location: str | None = None) -> Response:
     body = game_schema.dump(in_language(game_view(game)))
-    return respond(body, status, etag=game.etag, location=location)
+    etag = read_etag(game.id, game.version, game.virtual)
+    return respond(body, status, etag=etag, location=location)
 
 
 @bp.post("/tables/<id:table_id>/games")
@@ -81,7 +91,7 @@ def read_game(table_id: int, game_id: int) -> Response:
     """A game: sides, hands with running totals, leaders, status and winner (ETag, 304)."""
     if request.if_none_match:
         # Polling phones mostly hold the current ETag: answer them from the version alone.
-        etag = game_etag(game_id, authorized_game_version(table_id, game_id))
+        etag = read_etag(game_id, *authorized_game_version(table_id, game_id))
         if request.if_none_match.contains(etag):
             return not_modified(etag)
     return game_response(game_viewed(table_id, game_id))

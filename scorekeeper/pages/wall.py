@@ -67,7 +67,6 @@ def wall(token: str) -> Response:
         )
     )
     response.set_etag(etag)
-    response.headers["Referrer-Policy"] = "same-origin"  # the address is the screen's key
     return response
 
 

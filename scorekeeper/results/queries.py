@@ -173,7 +173,7 @@ def _game_of_token(*columns: Any) -> Select[Any]:
 
 _GAME_VIEWED = _game_of_token(Game).options(*Game.viewed())
 _GAME_ALONE = _game_of_token(Game)
-_GAME_VERSION = _game_of_token(Game.version)
+_GAME_VERSION = _game_of_token(Game.version, Game.seed.is_not(None))
 
 
 def game_by_token(token: str, table_id: int, game_id: int, *, seated: bool) -> Game | None:
@@ -186,9 +186,9 @@ def game_by_token(token: str, table_id: int, game_id: int, *, seated: bool) -> G
     return game
 
 
-def game_version_by_token(token: str, table_id: int, game_id: int) -> int | None:
-    """The version of game ``game_id`` of table ``table_id`` if ``token`` opens that table: all
-    a poll that still holds the current ETag needs."""
+def game_version_by_token(token: str, table_id: int, game_id: int) -> tuple[int, bool] | None:
+    """The version of game ``game_id`` of table ``table_id``, and whether it is a virtual game,
+    if ``token`` opens that table: all a poll that still holds the current ETag needs."""
     parameters = {"table_id": table_id, "game_id": game_id, "token_hash": token_hash(token)}
-    version: int | None = db.session.execute(_GAME_VERSION, parameters).scalar_one_or_none()
-    return version
+    found = db.session.execute(_GAME_VERSION, parameters).one_or_none()
+    return None if found is None else (found[0], bool(found[1]))

@@ -28,6 +28,8 @@ from scorekeeper.storage.models import (
     Game,
     Hand,
     Player,
+    Seat,
+    Side,
     Table,
     TableEvent,
     VirtualMove,
@@ -49,6 +51,8 @@ class EventKind(StrEnum):
     HAND_CORRECTED = "hand_corrected"
     HAND_UNDONE = "hand_undone"
     MOVE_PLAYED = "move_played"
+    STAND_IN_CHANGED = "stand_in_changed"
+    """A computer took a player's seat of a virtual game, or gave it back."""
     TOKEN_ISSUED = "token_issued"
     TOKEN_REVOKED = "token_revoked"
     """An issued token revoked: a wall screen following the feed learns at once that its own
@@ -81,7 +85,8 @@ _STATUS_KINDS = {
 
 
 def inserted(instance: object) -> Fact | None:
-    """The event of a row written anew, if it is one."""
+    """The event of a row written anew, if it is one (a game imported already ended is told
+    as started here, then ended: :func:`ended_when_written`)."""
     if isinstance(instance, Player):
         return Fact(EventKind.PLAYER_ADDED, instance.table_id, player_id=instance.id)
     if isinstance(instance, Game):
@@ -100,6 +105,14 @@ def inserted(instance: object) -> Fact | None:
     return None
 
 
+def ended_when_written(instance: object) -> Fact | None:
+    """A game written already finished or abandoned (a table imported): its end, told after
+    its start."""
+    if isinstance(instance, Game) and instance.status != GameStatus.IN_PROGRESS:
+        return Fact(_STATUS_KINDS[GameStatus(instance.status)], instance.table_id, instance.id)
+    return None
+
+
 def updated(instance: object) -> Fact | None:
     """The event of a row changed, if what changed is one."""
     if isinstance(instance, Player) and _changed(instance, "name"):
@@ -108,7 +121,18 @@ def updated(instance: object) -> Fact | None:
         return Fact(_STATUS_KINDS[GameStatus(instance.status)], instance.table_id, instance.id)
     if isinstance(instance, Hand) and _changed(instance, "report"):
         return Fact(EventKind.HAND_CORRECTED, None, instance.game_id, instance.number)
+    if isinstance(instance, Seat) and _changed(instance, "stand_in"):
+        return Fact(EventKind.STAND_IN_CHANGED, None, _game_of_seat(instance), seat=instance.seat)
     return None
+
+
+def _game_of_seat(seat: Seat) -> int | None:
+    """The game of a seat the flush has in hand (its side held by the session: the write locked
+    the game with its sides), without a query."""
+    session = object_session(seat)
+    side = None if session is None else session.identity_map.get(identity_key(Side, seat.side_id))
+    game_id = None if side is None else inspect(side).dict.get("game_id")
+    return game_id if isinstance(game_id, int) else None
 
 
 def deleted(instance: object) -> Fact | None:
@@ -135,25 +159,36 @@ def _noting(making: Callable[[object], Fact | None]) -> Callable[..., None]:
         transaction = None if session is None else _innermost(session)
         if fact is None or session is None or transaction is None:
             return
-        if fact.table_id is None and fact.game_id is not None:
-            fact = fact._replace(table_id=_table_of_game(session, fact.game_id))
+        game = None if fact.game_id is None else _game_held(session, fact.game_id)
+        if fact.table_id is None and game is not None:
+            fact = fact._replace(table_id=game.get("table_id"))
+        if fact.kind is EventKind.MOVE_PLAYED and _hidden(instance, game):
+            return
         _facts(session).setdefault(transaction, []).append(fact)
 
     return note
 
 
-for _model in (Player, Game, Hand, VirtualMove, AccessToken):
+for _model in (Player, Game, Hand, VirtualMove, AccessToken, Seat):
     event.listen(_model, "after_insert", _noting(inserted))
+    event.listen(_model, "after_insert", _noting(ended_when_written))
     event.listen(_model, "after_update", _noting(updated))
     event.listen(_model, "after_delete", _noting(deleted))
 
 
-def _table_of_game(session: Session, game_id: int) -> int | None:
-    """The table of a game the flush has in hand (a hand's or a move's: the write locked it),
-    read from what the session holds, without a query; None if it holds none."""
+def _game_held(session: Session, game_id: int) -> dict[str, Any] | None:
+    """What the session holds of a game the flush has in hand (a hand's or a move's: the write
+    locked it), read without a query; None if it holds none."""
     game = session.identity_map.get(identity_key(Game, game_id))
-    table_id = None if game is None else inspect(game).dict.get("table_id")
-    return table_id if isinstance(table_id, int) else None
+    return None if game is None else dict(inspect(game).dict)
+
+
+def _hidden(move: object, game: dict[str, Any] | None) -> bool:
+    """Whether a virtual game's move is kept out of the feed: a seat letting a coup-fourré
+    chance go, in a game stored before private chances, where only the safety's holder was
+    asked (its pass would tell who holds it, as its watchers are not told either)."""
+    passed = isinstance(move, VirtualMove) and move.move.get("move") == "pass"
+    return passed and not (game or {}).get("private_chances", False)
 
 
 def _innermost(session: Session) -> SessionTransaction | None:

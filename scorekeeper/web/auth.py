@@ -122,13 +122,14 @@ def table_game_with_hands(table_id: int, game_id: int) -> Game:
     return game
 
 
-def authorized_game_version(table_id: int, game_id: int) -> int:
-    """The version of game ``game_id`` of table ``table_id`` (its ETag), checked as
-    :func:`game_viewed` checks it, in one query that reads no more of the game."""
-    version = queries.game_version_by_token(bearer_token(), table_id, game_id)
-    if version is None:
+def authorized_game_version(table_id: int, game_id: int) -> tuple[int, bool]:
+    """The version of game ``game_id`` of table ``table_id`` (its ETag) and whether it is a
+    virtual game, checked as :func:`game_viewed` checks it, in one query that reads no more of
+    the game."""
+    found = queries.game_version_by_token(bearer_token(), table_id, game_id)
+    if found is None:
         raise _not_opened(table_id)
-    return version
+    return found
 
 
 def _token_game(table_id: int, game_id: int, *, seated: bool) -> Game:

@@ -9,7 +9,6 @@ added or removed meanwhile neither repeats nor skips another.
 from __future__ import annotations
 
 import base64
-import binascii
 from collections.abc import Callable, Sequence
 from typing import Protocol, TypeVar
 
@@ -37,7 +36,7 @@ def decode_cursor(letter: str, cursor: str, parts: int = 1, *, below: int = BIGG
     422 at ``/cursor`` for any other string."""
     try:
         text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-    except (binascii.Error, UnicodeDecodeError):
+    except ValueError:  # not base64 (binascii.Error), not ASCII, not UTF-8 once decoded
         raise _not_a_cursor() from None
     numbers = text.removeprefix(letter).split(".")
     if not text.startswith(letter) or len(numbers) != parts:

@@ -110,6 +110,8 @@ def test_a_cursor_this_server_never_gave_is_refused(
 ) -> None:
     made_up = [
         "not-a-cursor",
+        "é",
+        "Zw\u00e9",
         *(
             base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
             for letter in "gpthr"

@@ -242,3 +242,12 @@ def test_writes_racing_from_two_workers_number_their_events_without_a_gap(
     assert len({event["player"] for event in final}) == 20
     for read in seen:  # each read on the way: a prefix of the final numbering
         assert read == list(range(1, len(read) + 1)), read
+
+
+def test_a_computer_taking_a_seat_and_giving_it_back_is_told(table: TableAccess) -> None:
+    body, seats = started(table, [None, "club"])
+    url = f"/virtual-games/{body['game']['id']}/seats/0/stand-in"
+    assert table.put(url, {"computer": "club"}).status_code == 200
+    assert table.delete(url).status_code in (200, 409)  # 409: the computer already ended it
+    told = [e for e in events(table)["items"] if e["kind"] == "stand_in_changed"]
+    assert told and all((e["game"], e["seat"]) == (body["game"]["id"], 0) for e in told)

@@ -103,5 +103,11 @@ def test_computers_are_named_in_the_readers_language(table: TableAccess) -> None
     assert in_english.get_json()["game"]["sides"][1]["name"] == "Computer 2 (Club)"
     assert in_english.headers["ETag"] != in_french.headers["ETag"]
     game_id = started.get_json()["game"]["id"]
-    read = table.get(f"/games/{game_id}", headers=french).get_json()
-    assert read["sides"][1]["seats"][0]["name"] == "Ordinateur 2 (Club)"
+    read = table.get(f"/games/{game_id}", headers=french)
+    assert read.get_json()["sides"][1]["seats"][0]["name"] == "Ordinateur 2 (Club)"
+    # A copy held in French is not the English one: asked in English, the game comes again.
+    english = table.get(f"/games/{game_id}", headers={"If-None-Match": read.headers["ETag"]})
+    assert english.status_code == 200
+    assert english.get_json()["sides"][1]["seats"][0]["name"] == "Computer 2 (Club)"
+    held = {"If-None-Match": read.headers["ETag"], **french}
+    assert table.get(f"/games/{game_id}", headers=held).status_code == 304

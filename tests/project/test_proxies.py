@@ -180,6 +180,7 @@ class Links:
     table_id: int
     table_token: str
     seat_token: str
+    wall_token: str
 
 
 def open_links(proxy: Proxy, certificate: Certificate, agent: str) -> Links:
@@ -200,13 +201,20 @@ def open_links(proxy: Proxy, certificate: Certificate, agent: str) -> Links:
     seats = [{"player": player["id"]}, {"computer": "random"}]
     game = api(f"{tables}/virtual-games", {"players": 2, "seats": seats}, table["token"])
     (seat,) = [seat["token"] for seat in game["seat_tokens"]]
-    links = Links(table_id=table["id"], table_token=table["token"], seat_token=seat)
+    wall = api(f"{tables}/tokens", {"name": "Wall screen", "scope": "read"}, table["token"])
+    links = Links(
+        table_id=table["id"], table_token=table["token"], seat_token=seat, wall_token=wall["token"]
+    )
 
     seat_page = f"/play/{links.seat_token}"
     phone = {"User-Agent": agent}
     assert ask(proxy, certificate, "GET", seat_page, headers=phone).status == 200
     referred = {**phone, "Referer": f"https://{SITE}{seat_page}"}
     assert ask(proxy, certificate, "GET", "/static/app.css", headers=referred).status == 200
+    wall_page = f"/wall/{links.wall_token}"
+    assert ask(proxy, certificate, "GET", wall_page, headers=phone).status == 200
+    from_wall = {**phone, "Referer": f"https://{SITE}{wall_page}"}
+    assert ask(proxy, certificate, "GET", "/static/app.js", headers=from_wall).status == 200
     moved = ask(proxy, certificate, "GET", seat_page, headers=phone, https=False)
     assert moved.status in (301, 308) and moved.headers["Location"].startswith("https://")
     old_link = f"/join/{links.table_id}?token={links.table_token}"
@@ -263,12 +271,14 @@ def test_no_token_reaches_the_proxys_logs(proxy: Proxy, certificate: Certificate
     logs = logged(proxy.logs, old_link)
     assert "/play/[redacted]" in logs and old_link in logs, logs[-3000:]
     assert f"https://{SITE}/play/[redacted]" in logs  # the referrer
-    for token in (links.table_token, links.seat_token):
+    assert "/wall/[redacted]" in logs and f"https://{SITE}/wall/[redacted]" in logs
+    for token in (links.table_token, links.seat_token, links.wall_token):
         assert token not in logs, f"{proxy.name} logged a token:\n{logs[-3000:]}"
     if proxy.name == "nginx":
         assert (proxy.folder / "access.log").read_text() == "", "Debian's default access log"
     gunicorn = logged(app.log.read_text, old_link)
-    assert links.table_token not in gunicorn and links.seat_token not in gunicorn
+    assert all(token not in gunicorn for token in (links.table_token, links.seat_token))
+    assert links.wall_token not in gunicorn
 
 
 @pytest.mark.parametrize("name", PROXIES)

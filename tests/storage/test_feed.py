@@ -8,7 +8,8 @@ from flask import Flask
 from sqlalchemy import select
 
 from scorekeeper.storage.extensions import db
-from scorekeeper.storage.models import Player, Table, TableEvent
+from scorekeeper.storage.feed import _hidden
+from scorekeeper.storage.models import Player, Table, TableEvent, VirtualMove
 
 
 def names_told(app: Flask, table_id: int) -> list[tuple[str, int | None]]:
@@ -57,3 +58,14 @@ def test_a_transaction_rolled_back_writes_no_event(app: Flask, table_id: int) ->
     with app.app_context():
         count = db.session.get_one(Table, table_id).event_count
     assert count == 1
+
+
+def test_a_pass_is_left_out_only_where_it_would_tell_who_holds_a_safety() -> None:
+    """A game stored before private chances asked only the safety's holder: its passes stay
+    out of the feed (as its watchers do not see them); under private chances every seat of the
+    attacked side answers, and a pass tells nothing."""
+    passing = VirtualMove(game_id=1, number=3, seat=1, move={"move": "pass"})
+    discard = VirtualMove(game_id=1, number=4, seat=1, move={"move": "discard", "card": "stop"})
+    assert _hidden(passing, {"private_chances": False})
+    assert not _hidden(passing, {"private_chances": True})
+    assert not _hidden(discard, {"private_chances": False})

@@ -208,9 +208,16 @@ def test_the_first_requests_after_a_restart_are_served(served: Served) -> None:
 
 
 def test_each_worker_names_its_database_in_the_log_password_hidden(served: Served) -> None:
-    log = served.log.read_text()
+    """The server answers once one worker is up; the other may still be starting on a busy
+    machine, so its line is waited for (up to a minute), not expected at once."""
     port = served.cluster.url.split(":")[-1].split("/")[0]
     shown = f"database: postgresql+psycopg://app:***@127.0.0.1:{port}/club"
-    started = [line for line in log.splitlines() if "[INFO] Scorekeeper " in line]
+    deadline = time.monotonic() + 60
+    while True:
+        log = served.log.read_text()
+        started = [line for line in log.splitlines() if "[INFO] Scorekeeper " in line]
+        if len(started) >= 2 or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
     assert len(started) == 2 and all(line.endswith(shown) for line in started), started
     assert PASSWORD not in log

@@ -59,7 +59,9 @@ def test_the_wall_shows_the_games_being_played(app: Flask, table: TableAccess, w
     assert page.status_code == 200
     assert "Club des Bornes" in page.text and "Ann" in page.text and "Bob" in page.text
     assert "300" in page.text and "450" in page.text and "1 hand" in page.text
-    assert page.cache_control.no_store and page.headers["Referrer-Policy"] == "same-origin"
+    assert (
+        page.cache_control.no_store and page.headers["Referrer-Policy"] == "same-origin"
+    )  # app-wide
     assert "<form" not in page.text.split('id="wall"')[1]  # nothing to enter or change
 
 
