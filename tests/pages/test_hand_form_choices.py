@@ -26,12 +26,14 @@ from tests.pages.test_pages import add_players, create_table, expect_totals
 
 
 def nobody(page: Page) -> Locator:
-    """ "Nobody" under who completed the trip, in whatever language the page is."""
-    return page.locator("input[name=completed][value='']")
+    """ "Nobody" under who completed the trip, in whatever language the page is (the radio: the
+    offline queue's plain form, posted after a refusal, holds a hidden field of that name until
+    the page it brings replaces this one)."""
+    return page.locator("input[type=radio][name=completed][value='']")
 
 
 def nobody_called(page: Page) -> Locator:
-    return page.locator("input[name=extension][value='']")
+    return page.locator("input[type=radio][name=extension][value='']")
 
 
 def save(page: Page) -> None:
