@@ -1,19 +1,27 @@
 """Helpers for tests (and benchmarks) that run things beside the code under test: phones in
-background threads, a clock that moves only when told, and a server started in its own process."""
+background threads, a clock that moves only when told, a server started in its own process, and
+another worker on the same database."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 import urllib.request
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
+from flask import Flask
+from flask.testing import FlaskClient
 from werkzeug.serving import make_server
 
+from scorekeeper import create_app
+from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import utcnow
+
+Answer = TypeVar("Answer")
 
 WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
@@ -104,3 +112,40 @@ class Clock:
 
     def wait(self, seconds: float) -> None:
         self.now += timedelta(seconds=seconds)
+
+
+@contextmanager
+def another_worker(app: Flask) -> Iterator[Flask]:
+    """An app of its own on ``app``'s database, as a second gunicorn worker is: what it commits
+    reaches ``app``'s requests only through the database (NOTIFY, SQLite's data version)."""
+    url = app.config["SQLALCHEMY_DATABASE_URI"]
+    other = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url})
+    try:
+        yield other
+    finally:
+        with other.app_context():
+            db.engine.dispose()
+
+
+def written_while_waiting(
+    app: Flask, writer: str, write: Callable[[FlaskClient], None], wait: Callable[[], Answer]
+) -> tuple[Answer, float]:
+    """``wait()`` (a request that waits for a change) and how long it took, while ``write``
+    runs half a second after it starts, on a client of ``app`` (``writer`` "this worker") or of
+    :func:`another_worker`."""
+    with contextlib.ExitStack() as stack:
+        worker = app if writer == "this worker" else stack.enter_context(another_worker(app))
+
+        def write_soon() -> None:
+            time.sleep(0.5)
+            with worker.test_client() as client:
+                write(client)
+
+        thread = threading.Thread(target=write_soon)
+        thread.start()
+        try:
+            began = time.monotonic()
+            answer = wait()
+            return answer, time.monotonic() - began
+        finally:
+            thread.join()

@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskClient
 
-from scorekeeper import create_app
-from scorekeeper.storage.extensions import db
 from tests.api.conftest import TableAccess
 from tests.api.test_live import AT_ONCE
 from tests.api.test_virtual import play_to_the_end, started
+from tests.running import another_worker, written_while_waiting
 
 SMALL = {"sides": [{"distance": 300}, {"distance": 450}]}
 WIN = {"sides": [{"distance": 700, "two_hundreds": 0, "completed_trip": True}, {"distance": 0}]}
@@ -153,32 +153,15 @@ def test_a_follower_waiting_is_woken_by_a_hand_recorded(
     ann, bob = table.add_players("Ann", "Bob")
     game = table.start_game(2, [[ann], [bob]])["id"]
     held = events(table)["last"]
-    url = app.config["SQLALCHEMY_DATABASE_URI"]
-    worker = (
-        app
-        if writer == "this worker"
-        else create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url})
-    )
 
-    def record_soon() -> None:
-        time.sleep(0.5)
-        with worker.test_client() as other:
-            answer = other.post(
-                table.url + f"/games/{game}/hands", json=SMALL, headers=table.headers
-            )
-            assert answer.status_code == 201
+    def record(client: FlaskClient) -> None:
+        answer = client.post(table.url + f"/games/{game}/hands", json=SMALL, headers=table.headers)
+        assert answer.status_code == 201
 
-    thread = threading.Thread(target=record_soon)
-    thread.start()
-    try:
-        began = time.monotonic()
-        response = table.get("/events", query_string={"after": held}, headers={"Prefer": "wait=20"})
-        took = time.monotonic() - began
-    finally:
-        thread.join()
-        if worker is not app:
-            with worker.app_context():
-                db.engine.dispose()
+    def follow() -> Any:
+        return table.get("/events", query_string={"after": held}, headers={"Prefer": "wait=20"})
+
+    response, took = written_while_waiting(app, writer, record, follow)
     assert response.status_code == 200
     assert response.headers["Preference-Applied"] == "wait=20"
     assert 0.4 < took < AT_ONCE, took
@@ -209,9 +192,18 @@ def test_writes_racing_from_two_workers_number_their_events_without_a_gap(
     """Players added at once through this worker and another (an app of its own on the same
     database), while a follower reads: every event is numbered once, 1 to N with no gap, and
     what the follower read on the way is the start of the final feed, never a number skipped."""
-    url = app.config["SQLALCHEMY_DATABASE_URI"]
-    other = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url})
-    workers = [app, other, app, other]
+    with another_worker(app) as other:
+        seen = race(table, [app, other, app, other])
+    final = events(table)["items"]
+    assert [event["id"] for event in final] == list(range(1, 21))
+    assert len({event["player"] for event in final}) == 20
+    for read in seen:  # each read on the way: a prefix of the final numbering
+        assert read == list(range(1, len(read) + 1)), read
+
+
+def race(table: TableAccess, workers: list[Flask]) -> list[list[int]]:
+    """Five players added through each of ``workers`` at once, while a follower reads the
+    feed: the event numbers of each of its reads."""
     seen: list[list[int]] = []
     done = threading.Event()
 
@@ -235,13 +227,7 @@ def test_writes_racing_from_two_workers_number_their_events_without_a_gap(
         thread.join()
     done.set()
     follower.join()
-    with other.app_context():
-        db.engine.dispose()
-    final = events(table)["items"]
-    assert [event["id"] for event in final] == list(range(1, 21))
-    assert len({event["player"] for event in final}) == 20
-    for read in seen:  # each read on the way: a prefix of the final numbering
-        assert read == list(range(1, len(read) + 1)), read
+    return seen
 
 
 def test_a_computer_taking_a_seat_and_giving_it_back_is_told(table: TableAccess) -> None:

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskClient
 
-from scorekeeper import create_app
 from scorekeeper.storage import changes, versions
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Game
@@ -19,6 +19,7 @@ from scorekeeper.web import live
 from tests.api.conftest import TableAccess
 from tests.api.test_virtual import SeatAccess, started
 from tests.api.test_virtual_window import SAFETY
+from tests.running import written_while_waiting
 
 AT_ONCE = 10.0
 """Seconds within which an answer that did not wait comes: far more than a busy machine adds to a
@@ -59,28 +60,14 @@ def test_a_wait_answers_the_moment_another_seat_moves(
     mover = seats[to_act]
     mine = mover.read()
     body = {"number": mine["next_move"], **mine["state"]["legal_moves"][0]}
-    url = app.config["SQLALCHEMY_DATABASE_URI"]
-    worker = (
-        app
-        if writer == "this worker"
-        else create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url})
+
+    def play(client: FlaskClient) -> None:
+        answer = client.post(mover.url + "/moves", json=body, headers=mover.headers)
+        assert answer.status_code == 200
+
+    (response, _), took = written_while_waiting(
+        app, writer, play, lambda: ask(waiting, waiting_etag, "wait=20")
     )
-
-    def play_soon() -> None:
-        time.sleep(0.5)
-        with worker.test_client() as other:
-            answer = other.post(mover.url + "/moves", json=body, headers=mover.headers)
-            assert answer.status_code == 200
-
-    thread = threading.Thread(target=play_soon)
-    thread.start()
-    try:
-        response, took = ask(waiting, waiting_etag, "wait=20")
-    finally:
-        thread.join()
-        if worker is not app:
-            with worker.app_context():
-                db.engine.dispose()
     assert response.status_code == 200
     assert response.headers["Preference-Applied"] == "wait=20"
     assert 0.4 < took < AT_ONCE, took  # woken by the move, long before the 20 s asked
