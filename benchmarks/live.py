@@ -1,39 +1,49 @@
-"""A club evening against the server: 30 phones on 8 games, 4 of them virtual games between two
-people, under gunicorn, on SQLite and on PostgreSQL; the live pages (``Prefer: wait``, the unit's
-``-w 2 --threads 16``) against today's polling every 2.5 s (``-w 2 --threads 4``) in the same run.
+"""An evening of phones against the server: virtual games between two people, each with a phone
+watching it, and tabletop games' scoreboards, under gunicorn, on SQLite and on PostgreSQL; the
+server as the unit runs it (``gevent``: ``-k gevent -w 2``, a waiting question holds no thread)
+against the threaded unit of version 0.3 (``threads``: ``-w 2 --threads 16``, a question held is a
+thread held) and against polling every 2.5 s (``polling``: ``-w 2 --threads 4``), one after the
+other in the same run.
 
-Each virtual game has its two seats' phones and a phone watching it (the table's token); each
-tabletop game 4 or 5 phones on its scoreboard, which poll every 2.5 s either way. A person
-moves 1 to 3 s after the turn reaches their phone (the seat's first legal move; the coup-fourré
-window off, so a move's way to the other phone is all that is timed); with ``--paced``, 3 to 5 s
-after the last move in both modes, so both evenings play the same moves and their CPU per phone
-compares like for like. Reported: the time from a
-move's POST to the other seat's phone holding the new state (p50, p90, max), the server's CPU
-share (of one core) and requests/s, open connections and requests in progress (each holds a
-worker thread), and the server's CPU per phone against polling's.
+By default a club's evening: 30 phones on 8 games, 4 of them virtual. ``--phones N`` scales it
+to N phones in the same proportions (a virtual game's 3 phones for every 2 tabletop phones, those
+4 or 5 on a scoreboard); ``--virtual-games G`` sets the virtual games, the rest of the N phones on
+scoreboards. A person moves 1 to 3 s after the turn reaches their phone (the seat's first legal
+move; the coup-fourré window off, so a move's way to the other phone is all that is timed); with
+``--paced``, 3 to 5 s after the last move in every mode, so the evenings play the same moves and
+their CPU per phone compares like for like.
+
+Reported: the time from a move's POST to the other seat's phone holding the new state (p50,
+p90, max), the server's CPU share (of one core), its memory (resident, master and workers),
+requests/s and CPU per request, requests in progress, and the questions that asked to wait but
+were answered at once (the phone fell back to polling). The phones are one asyncio loop in this
+process, each with a keep-alive connection of its own, so a thousand of them cost the server's
+two cores little.
 
 With ``--behind caddy`` (or ``nginx``) the phones reach the server through the deploy example's
 proxy over HTTPS (its certificate a throwaway one), as a club's phones do; the CPU figures stay
 gunicorn's own.
 
-    .venv/bin/python benchmarks/live.py [--seconds 40] [--backend sqlite|postgresql] [--paced]
+    .venv/bin/python benchmarks/live.py [--seconds 40] [--phones 30] [--virtual-games G]
+        [--modes polling,threads,gevent] [--backend sqlite|postgresql] [--paced]
         [--behind caddy|nginx]
 """
 
 from __future__ import annotations
 
 import argparse
-import http.client
+import asyncio
 import json
 import os
+import platform
 import random
 import ssl
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from contextlib import ExitStack
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -44,210 +54,290 @@ from benchmarks.databases import add_backend_option, each_database  # noqa: E402
 from benchmarks.load import PIDS, server  # noqa: E402
 from tests.proxies import PROXY_STARTS, SITE, self_signed  # noqa: E402
 
-VIRTUAL_GAMES = 4
-TABLETOP_PHONES = [5, 5, 4, 4]
 EVERY = 2.5
 WAIT = 25
+CLUB_PHONES = 30
+CLUB_VIRTUAL_GAMES = 4
 
 
-class SiteConnection(http.client.HTTPSConnection):
-    """HTTPS to a proxy on a loopback port, as to the site: its name in the TLS handshake (the
-    proxy picks its certificate by it) and in the Host header (the proxy's site block)."""
+@dataclass(frozen=True)
+class Mode:
+    """How gunicorn serves the evening, and whether the pages ask it to wait."""
 
-    def __init__(self, port: int, context: ssl.SSLContext) -> None:
-        super().__init__("127.0.0.1", port, timeout=WAIT + 10, context=context)
-        self.site_context = context
-
-    def connect(self) -> None:
-        http.client.HTTPConnection.connect(self)
-        self.sock = self.site_context.wrap_socket(self.sock, server_hostname=SITE)
-
-    def putrequest(self, method: str, url: str, *args: Any, **kwargs: Any) -> None:
-        super().putrequest(method, url, skip_host=True, skip_accept_encoding=True)
-        self.putheader("Host", SITE)
+    name: str
+    worker_class: str
+    threads: int
+    live: bool
 
 
+MODES = {
+    "polling": Mode("polling", "gthread", 4, False),
+    "threads": Mode("threads", "gthread", 16, True),
+    "gevent": Mode("gevent", "gevent", 1, True),
+}
+
+
+@dataclass(frozen=True)
+class Shape:
+    """The evening's phones: ``virtual_games`` with 3 phones each, ``scoreboards`` with theirs."""
+
+    virtual_games: int
+    scoreboards: tuple[int, ...]
+
+    @property
+    def phones(self) -> int:
+        return 3 * self.virtual_games + sum(self.scoreboards)
+
+    @classmethod
+    def of(cls, phones: int, virtual_games: int | None) -> Shape:
+        """``phones`` phones: a club's evening at 30, otherwise 3 on a virtual game for every 2
+        on a scoreboard (or ``virtual_games`` virtual games), scoreboards of 4 or 5 phones."""
+        if virtual_games is None:
+            virtual_games = CLUB_VIRTUAL_GAMES if phones == CLUB_PHONES else phones * 3 // 5 // 3
+        rest = phones - 3 * virtual_games
+        if rest < 0:
+            raise SystemExit(f"{virtual_games} virtual games need {3 * virtual_games} phones")
+        boards = max(1, round(rest / 4.5)) if rest else 0
+        sizes = [rest // boards + (i < rest % boards) for i in range(boards)] if boards else []
+        return cls(virtual_games, tuple(sizes))
+
+
+@dataclass
 class Evening:
-    """The phones' shared counters."""
+    """The phones' shared counters, and where they connect."""
 
-    def __init__(
-        self,
-        port: int,
-        live: bool,
-        paced: bool = False,
-        proxy: tuple[int, ssl.SSLContext] | None = None,
-    ) -> None:
-        self.port = port
-        self.proxy = proxy
-        self.live = live
-        self.paced = paced
-        self.lock = threading.Lock()
-        self.requests = 0
-        self.in_progress = 0
-        self.latencies: list[float] = []
-        # (game, move number after it) -> when it was posted, and by which seat
-        self.posted: dict[tuple[int, int], tuple[float, int]] = {}
-        self.stop = threading.Event()
-        self.threads: list[threading.Thread] = []
+    port: int
+    live: bool
+    paced: bool = False
+    proxy: tuple[int, ssl.SSLContext] | None = None
+    requests: int = 0
+    in_progress: int = 0
+    fell_back: int = 0  # questions that asked to wait and were answered at once
+    latencies: list[float] = field(default_factory=list)
+    # (game, move number after it) -> when it was posted, and by which seat
+    posted: dict[tuple[int, int], tuple[float, int]] = field(default_factory=dict)
+    stop: asyncio.Event = field(default_factory=asyncio.Event)
 
-    def connection(self) -> http.client.HTTPConnection:
-        """A phone's connection: to gunicorn, or to the proxy in front of it."""
-        if self.proxy is not None:
-            return SiteConnection(*self.proxy)
-        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=WAIT + 10)
+    def connection(self) -> Connection:
+        return Connection(self)
 
-    def exchange(
-        self,
-        connection: http.client.HTTPConnection,
-        method: str,
-        path: str,
-        headers: dict[str, str],
-        body: Any = None,
-    ) -> tuple[int, Any, http.client.HTTPMessage]:
-        """One request on ``connection``: its status, its JSON body and its headers (read
-        without regard to case: a proxy may write ``Etag``)."""
-        with self.lock:
-            self.requests += 1
-            self.in_progress += 1
+
+class Connection:
+    """A phone's keep-alive HTTP/1.1 connection (to gunicorn, or over HTTPS to the proxy): just
+    what the server answers here (a body with Content-Length, or chunked)."""
+
+    def __init__(self, evening: Evening) -> None:
+        self.evening = evening
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def _open(self) -> None:
+        if self.evening.proxy is not None:
+            port, context = self.evening.proxy
+            self.reader, self.writer = await asyncio.open_connection(
+                "127.0.0.1", port, ssl=context, server_hostname=SITE
+            )
+        else:
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.evening.port)
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+    async def exchange(
+        self, method: str, path: str, headers: dict[str, str], body: Any = None
+    ) -> tuple[int, Any, dict[str, str]]:
+        """One request: its status, its JSON body and its headers (names in lower case)."""
+        evening = self.evening
+        evening.requests += 1
+        evening.in_progress += 1
         try:
-            payload = None if body is None else json.dumps(body)
-            sent = {"Content-Type": "application/json", **headers}
-            try:
-                connection.request(method, path, body=payload, headers=sent)
-                response = connection.getresponse()
-            except (http.client.HTTPException, OSError):  # an idle connection closed: again
-                connection.close()
-                connection.request(method, path, body=payload, headers=sent)
-                response = connection.getresponse()
-            data = response.read()
-            return response.status, json.loads(data) if data else None, response.headers
+            payload = b"" if body is None else json.dumps(body).encode()
+            host = SITE if evening.proxy is not None else f"127.0.0.1:{evening.port}"
+            head = "".join(f"{name}: {value}\r\n" for name, value in headers.items())
+            request = (
+                f"{method} {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(payload)}\r\n{head}\r\n"
+            ).encode() + payload
+            for attempt in (1, 2):
+                try:
+                    if self.writer is None:
+                        await self._open()
+                    return await asyncio.wait_for(self._send(request), WAIT + 10)
+                except (OSError, asyncio.IncompleteReadError, ValueError):
+                    self.close()  # an idle connection closed by the server: again, once
+                    if attempt == 2:
+                        raise
+            raise AssertionError("unreachable")
         finally:
-            with self.lock:
-                self.in_progress -= 1
+            evening.in_progress -= 1
+
+    async def _send(self, request: bytes) -> tuple[int, Any, dict[str, str]]:
+        assert self.reader is not None and self.writer is not None
+        self.writer.write(request)
+        await self.writer.drain()
+        line = await self.reader.readline()
+        if not line:  # the server closed the connection while it was idle
+            raise ConnectionResetError("closed")
+        status = int(line.split()[1])
+        headers: dict[str, str] = {}
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode("latin-1").partition(":")
+            headers[name.strip().lower()] = value.strip()
+        if headers.get("transfer-encoding") == "chunked":
+            data = b""
+            while size := int((await self.reader.readline()).strip(), 16):
+                data += await self.reader.readexactly(size)
+                await self.reader.readline()
+            await self.reader.readline()
+        else:
+            data = await self.reader.readexactly(int(headers.get("content-length", 0)))
+        if headers.get("connection", "").lower() == "close":
+            self.close()
+        return status, json.loads(data) if data else None, headers
 
 
-def api(evening: Evening, method: str, path: str, body: Any = None, token: str = "") -> Any:
+async def api(evening: Evening, method: str, path: str, body: Any = None, token: str = "") -> Any:
     connection = evening.connection()
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    status, data, _ = evening.exchange(connection, method, path, headers, body)
-    connection.close()
+    try:
+        status, data, _ = await connection.exchange(method, path, headers, body)
+    finally:
+        connection.close()
     if status >= 300:
         raise RuntimeError(f"{method} {path}: {status} {data}")
     return data
 
 
-def new_table(evening: Evening, name: str) -> tuple[str, str]:
-    table = api(evening, "POST", "/api/v1/tables", {"name": name})
+async def new_table(evening: Evening, name: str) -> tuple[str, str]:
+    table = await api(evening, "POST", "/api/v1/tables", {"name": name})
     return f"/api/v1/tables/{table['id']}", table["token"]
 
 
-def seat_phone(evening: Evening, game: int, url: str, token: str, seat: int) -> None:
+async def asked(
+    evening: Evening, connection: Connection, url: str, token: str, etag: str, live: bool
+) -> tuple[int, Any, dict[str, str]]:
+    """A conditional GET, asking the server to wait when the page is live; one answered at once
+    to a question that asked to wait is counted as a fall back to polling."""
+    headers = {"Authorization": f"Bearer {token}"}
+    if etag:
+        headers["If-None-Match"] = etag
+        if live:
+            headers["Prefer"] = f"wait={WAIT}"
+    status, view, answer = await connection.exchange("GET", url, headers)
+    if etag and live and status == 304 and "preference-applied" not in answer:
+        evening.fell_back += 1
+    return status, view, answer
+
+
+async def seat_phone(evening: Evening, game: int, url: str, token: str, seat: int) -> None:
     """A person at a virtual game's seat: follows the game, moves when the turn comes."""
     connection = evening.connection()
     rng = random.Random(f"{game}/{seat}")
     etag = ""
     while not evening.stop.is_set():
-        headers = {"Authorization": f"Bearer {token}"}
-        if etag:
-            headers["If-None-Match"] = etag
-            if evening.live:
-                headers["Prefer"] = f"wait={WAIT}"
-        status, view, answer = evening.exchange(connection, "GET", url, headers)
+        status, view, answer = await asked(evening, connection, url, token, etag, evening.live)
         now = time.monotonic()
         if status == 200:
-            etag = answer.get("ETag", "")
+            etag = answer.get("etag", "")
             turn_since = now
-            with evening.lock:
-                key = (game, view["next_move"])
-                if key in evening.posted and evening.posted[key][1] != seat:
-                    turn_since = evening.posted.pop(key)[0]
-                    evening.latencies.append(now - turn_since)
+            key = (game, view["next_move"])
+            if key in evening.posted and evening.posted[key][1] != seat:
+                turn_since = evening.posted.pop(key)[0]
+                evening.latencies.append(now - turn_since)
             state = view["state"]
             if state is None:
                 return
             if state["to_act"] == seat and state["legal_moves"]:
-                if evening.paced:  # the same pace either way: 3 to 5 s after the last move
-                    time.sleep(max(0.0, turn_since + rng.uniform(3, 5) - time.monotonic()))
+                if evening.paced:  # the same pace in every mode: 3 to 5 s after the last move
+                    await asyncio.sleep(max(0.0, turn_since + rng.uniform(3, 5) - time.monotonic()))
                 else:
-                    time.sleep(rng.uniform(1, 3))  # the person sees it, thinks, taps
+                    await asyncio.sleep(rng.uniform(1, 3))  # the person sees it, thinks, taps
                 move = {"number": view["next_move"], **state["legal_moves"][0]}
                 began = time.monotonic()
-                status, after, answer = evening.exchange(
-                    connection, "POST", url + "/moves", {"Authorization": f"Bearer {token}"}, move
+                status, after, answer = await connection.exchange(
+                    "POST", url + "/moves", {"Authorization": f"Bearer {token}"}, move
                 )
                 if status == 200 and after["state"] and after["state"]["to_act"] != seat:
-                    with evening.lock:
-                        evening.posted[(game, after["next_move"])] = (began, seat)
+                    evening.posted[(game, after["next_move"])] = (began, seat)
                 etag = ""  # read the game afresh: the answer to a move has no seat's page tag
                 continue
-        if status != 200 and not answer.get("Preference-Applied"):
-            evening.stop.wait(EVERY)
+        if status != 200 and "preference-applied" not in answer:
+            await pause(evening, EVERY)
 
 
-def watcher(evening: Evening, url: str, token: str, live: bool) -> None:
+async def watcher(evening: Evening, url: str, token: str, live: bool) -> None:
     """A phone watching a game: conditional GETs, waiting where the game is live."""
     connection = evening.connection()
     etag = ""
     while not evening.stop.is_set():
-        headers = {"Authorization": f"Bearer {token}"}
-        if etag:
-            headers["If-None-Match"] = etag
-            if live:
-                headers["Prefer"] = f"wait={WAIT}"
-        status, _, answer = evening.exchange(connection, "GET", url, headers)
-        etag = answer.get("ETag", etag)
-        if not answer.get("Preference-Applied"):
-            evening.stop.wait(EVERY)
+        _, _, answer = await asked(evening, connection, url, token, etag, live)
+        etag = answer.get("etag", etag)
+        if "preference-applied" not in answer:
+            await pause(evening, EVERY)
 
 
-def phone(evening: Evening, target: Any, *args: Any) -> threading.Thread:
-    """A phone's thread; a connection the stopping server closes ends it quietly."""
-
-    def run() -> None:
-        try:
-            target(evening, *args)
-        except (http.client.HTTPException, OSError, json.JSONDecodeError):
-            if not evening.stop.is_set():
-                raise
-
-    return threading.Thread(target=run, daemon=True)
+async def pause(evening: Evening, seconds: float) -> None:
+    try:
+        await asyncio.wait_for(evening.stop.wait(), seconds)
+    except TimeoutError:
+        pass
 
 
-def phones(evening: Evening) -> list[threading.Thread]:
-    threads = []
-    for game in range(VIRTUAL_GAMES):
-        url, token = new_table(evening, f"Virtual {game}")
-        ids = [api(evening, "POST", url + "/players", {"name": n}, token)["id"] for n in "AB"]
-        dealt = api(
-            evening,
-            "POST",
-            url + "/virtual-games",
-            {"players": 2, "seats": [{"player": ids[0]}, {"player": ids[1]}]},
-            token,
-        )
-        game_url = f"{url}/virtual-games/{dealt['game']['id']}"
-        for entry in dealt["seat_tokens"]:
-            args = (game, game_url, entry["token"], entry["seat"])
-            threads.append(phone(evening, seat_phone, *args))
-        threads.append(phone(evening, watcher, game_url, token, evening.live))
-    for count in TABLETOP_PHONES:
-        url, token = new_table(evening, "Tabletop")
-        ids = [api(evening, "POST", url + "/players", {"name": n}, token)["id"] for n in "ABCD"]
-        body = {"players": 4, "sides": [{"players": ids[0::2]}, {"players": ids[1::2]}]}
-        game = api(evening, "POST", url + "/games", body, token)
-        game_url = f"{url}/games/{game['id']}"
-        threads += [phone(evening, watcher, game_url, token, False) for _ in range(count)]
-    return threads
+async def virtual_game(evening: Evening, game: int) -> list[Any]:
+    url, token = await new_table(evening, f"Virtual {game}")
+    ids = [(await api(evening, "POST", url + "/players", {"name": n}, token))["id"] for n in "AB"]
+    dealt = await api(
+        evening,
+        "POST",
+        url + "/virtual-games",
+        {"players": 2, "seats": [{"player": ids[0]}, {"player": ids[1]}]},
+        token,
+    )
+    game_url = f"{url}/virtual-games/{dealt['game']['id']}"
+    phones: list[Any] = [
+        (seat_phone, game, game_url, entry["token"], entry["seat"])
+        for entry in dealt["seat_tokens"]
+    ]
+    return [*phones, (watcher, game_url, token, evening.live)]
+
+
+async def scoreboard(evening: Evening, count: int) -> list[Any]:
+    """A tabletop game's scoreboard and its ``count`` phones, which poll either way (a table's
+    phones show the game between hands)."""
+    url, token = await new_table(evening, "Tabletop")
+    ids = [(await api(evening, "POST", url + "/players", {"name": n}, token))["id"] for n in "ABCD"]
+    body = {"players": 4, "sides": [{"players": ids[0::2]}, {"players": ids[1::2]}]}
+    game = await api(evening, "POST", url + "/games", body, token)
+    return [(watcher, f"{url}/games/{game['id']}", token, False)] * count
+
+
+async def phones(evening: Evening, shape: Shape) -> list[Any]:
+    """What each phone runs, its tables made 16 at a time."""
+    made: list[Any] = []
+    jobs = [virtual_game(evening, game) for game in range(shape.virtual_games)]
+    jobs += [scoreboard(evening, count) for count in shape.scoreboards]
+    for start in range(0, len(jobs), 16):
+        for found in await asyncio.gather(*jobs[start : start + 16]):
+            made += found
+    return made
+
+
+async def run_phone(evening: Evening, target: Any, *args: Any) -> None:
+    """A phone; a connection the stopping server closes ends it quietly."""
+    try:
+        await target(evening, *args)
+    except (OSError, asyncio.IncompleteReadError, ValueError, TimeoutError):
+        if not evening.stop.is_set():
+            raise
 
 
 def cpu_seconds(pid: int) -> float:
     """User and system CPU of gunicorn's master and its workers."""
     ticks = os.sysconf("SC_CLK_TCK")
-    pids = [pid]
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        pids += [int(child) for child in (task / "children").read_text().split()]
     total = 0
-    for each in pids:
+    for each in processes(pid):
         try:
             fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
         except FileNotFoundError:
@@ -256,109 +346,140 @@ def cpu_seconds(pid: int) -> float:
     return total / ticks
 
 
-def open_connections(port: int) -> int:
-    """Established TCP connections to the server's port (its side of them)."""
-    wanted = f":{port:04X}"
-    count = 0
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        for line in Path(table).read_text().splitlines()[1:]:
-            local, state = line.split()[1], line.split()[3]
-            count += local.endswith(wanted) and state == "01"
-    return count
+def memory_mib(pid: int) -> float:
+    """Resident memory of gunicorn's master and its workers."""
+    total = 0
+    for each in processes(pid):
+        try:
+            status = Path(f"/proc/{each}/status").read_text()
+        except FileNotFoundError:
+            continue
+        total += next(int(line.split()[1]) for line in status.splitlines() if line[:6] == "VmRSS:")
+    return total / 1024
 
 
-def evening(night: Evening, pid: int, seconds: float) -> dict[str, Any]:
+def processes(pid: int) -> list[int]:
+    pids = [pid]
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        pids += [int(child) for child in (task / "children").read_text().split()]
+    return pids
+
+
+async def evening(night: Evening, shape: Shape, pid: int, seconds: float) -> dict[str, Any]:
     """The evening's figures, its phones stopped (those waiting end when the server stops)."""
-    port = night.port
-    threads = night.threads = phones(night)
+    made = await phones(night, shape)
     began, cpu = time.monotonic(), cpu_seconds(pid)
+    phones_cpu = time.process_time()
     requests = night.requests
-    for thread in threads:
-        thread.start()
-    connections, in_progress = [], []
+    tasks = [asyncio.create_task(run_phone(night, *phone)) for phone in made]
+    in_progress, memory = [], []
     while time.monotonic() - began < seconds:
-        time.sleep(0.5)
-        connections.append(open_connections(port))
+        await asyncio.sleep(0.5)
         in_progress.append(night.in_progress)
-    night.stop.set()
+        memory.append(memory_mib(pid))
     elapsed, used = time.monotonic() - began, cpu_seconds(pid) - cpu
+    phones_used = time.process_time() - phones_cpu
     done = night.requests - requests
+    night.stop.set()
     moves = sorted(night.latencies)
+    for task in tasks:
+        task.cancel()
+    for outcome in await asyncio.gather(*tasks, return_exceptions=True):
+        if isinstance(outcome, Exception):  # a phone that failed: the figures would lie
+            raise outcome
     return {
-        "phones": len(threads),
+        "phones": len(made),
         "moves": len(moves),
         "p50": statistics.median(moves) if moves else float("nan"),
         "p90": moves[int(0.9 * (len(moves) - 1))] if moves else float("nan"),
         "max": moves[-1] if moves else float("nan"),
         "cpu": used / elapsed,
-        "cpu_move": used / len(moves) * 1000 if moves else float("nan"),
+        "phones_cpu": phones_used / elapsed,
+        "cpu_request": used / done * 1000 if done else float("nan"),
         "rps": done / elapsed,
-        "connections": (statistics.mean(connections), max(connections)),
+        "memory": max(memory),
         "in_progress": (statistics.mean(in_progress), max(in_progress)),
+        "fell_back": night.fell_back,
     }
 
 
-def run(url: str, label: str, seconds: float, paced: bool, behind: str | None) -> None:
+def run(
+    url: str, label: str, shape: Shape, modes: list[Mode], args: argparse.Namespace
+) -> dict[str, dict[str, Any]]:
     results = {}
-    for mode, threads, settings in (
-        ("polling", 4, {"SCOREKEEPER_LIVE_WAIT": "0"}),
-        ("live", 16, {}),
-    ):
-        settings = {**settings, "SCOREKEEPER_VIRTUAL_CHANCE_WINDOW": "0"}
+    for mode in modes:
+        settings = {"SCOREKEEPER_VIRTUAL_CHANCE_WINDOW": "0"}
+        if not mode.live:
+            settings["SCOREKEEPER_LIVE_WAIT"] = "0"
+        if mode.worker_class == "gthread":  # version 0.3's budget: the threads less 4
+            settings["SCOREKEEPER_LIVE_WAITERS"] = str(max(mode.threads - 4, 0))
         with ExitStack() as stack:
-            port = stack.enter_context(server(url, 2, threads, settings=settings))
+            port = stack.enter_context(
+                server(url, 2, mode.threads, settings=settings, worker_class=mode.worker_class)
+            )
             proxy = None
-            if behind is not None:
+            if args.behind is not None:
                 folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
                 certificate = self_signed(folder)
-                started = stack.enter_context(PROXY_STARTS[behind](folder, certificate, port))
+                started = stack.enter_context(PROXY_STARTS[args.behind](folder, certificate, port))
                 context = ssl.create_default_context(cafile=str(certificate[0]))
                 proxy = (started.https_port, context)
-            night = Evening(port, mode == "live", paced, proxy)
-            results[mode] = evening(night, PIDS[port], seconds)
-        for thread in night.threads:  # the server stopped: the waits ended at once
-            thread.join(5)
+            night = Evening(port, mode.live, args.paced, proxy)
+            results[mode.name] = asyncio.run(evening(night, shape, PIDS[port], args.seconds))
     print(f"\n{label}")
     print(
-        "mode     phones moves  p50 s  p90 s  max s  CPU share  CPU ms/move  req/s  "
-        "connections (mean/max)  requests in progress (mean/max)"
+        "mode     phones moves  p50 s  p90 s  max s  CPU share  memory MiB  req/s  "
+        "CPU ms/request  in progress (mean/max)  fell back to polling  phones' CPU"
     )
-    for mode, r in results.items():
+    for name, r in results.items():
         print(
-            f"{mode:8} {r['phones']:6} {r['moves']:5} {r['p50']:6.3f} {r['p90']:6.3f} "
-            f"{r['max']:6.3f} {r['cpu']:9.1%} {r['cpu_move']:11.1f} {r['rps']:6.1f}  "
-            f"{r['connections'][0]:10.1f} / {r['connections'][1]:<3}"
-            f"          {r['in_progress'][0]:8.1f} / {r['in_progress'][1]}"
+            f"{name:8} {r['phones']:6} {r['moves']:5} {r['p50']:6.3f} {r['p90']:6.3f} "
+            f"{r['max']:6.3f} {r['cpu']:9.1%} {r['memory']:11.0f} {r['rps']:6.1f} "
+            f"{r['cpu_request']:15.1f} {r['in_progress'][0]:12.1f} / {r['in_progress'][1]:<4} "
+            f"{r['fell_back']:10} {r['phones_cpu']:22.1%}"
         )
-    ratio = results["live"]["cpu"] / results["polling"]["cpu"]
-    requests = results["live"]["rps"] / results["polling"]["rps"]
-    per_move = results["live"]["cpu_move"] / results["polling"]["cpu_move"]
-    print(
-        f"server CPU per phone, live against polling: ×{ratio:.2f}; per move: ×{per_move:.2f}; "
-        f"requests/s: ×{requests:.2f}"
-    )
+    base = next((name for name in ("polling", "threads") if name in results), None)
+    for name, r in results.items():
+        if base is not None and name != base:
+            print(
+                f"server CPU per phone, {name} against {base}: "
+                f"×{r['cpu'] / results[base]['cpu']:.2f}; "
+                f"requests/s ×{r['rps'] / results[base]['rps']:.2f}"
+            )
+    return results
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=40)
+    parser.add_argument("--phones", type=int, default=CLUB_PHONES)
+    parser.add_argument("--virtual-games", type=int)
+    parser.add_argument(
+        "--modes",
+        default="polling,threads,gevent",
+        help="comma-separated, in the order run: " + ", ".join(MODES),
+    )
     parser.add_argument(
         "--paced",
         action="store_true",
-        help="people move 3 to 5 s after the last move in both modes (the same moves to compare)",
+        help="people move 3 to 5 s after the last move in every mode (the same moves to compare)",
     )
     add_backend_option(parser)
     parser.add_argument(
         "--behind", choices=sorted(PROXY_STARTS), help="the phones reach gunicorn through it"
     )
     args = parser.parse_args()
+    shape = Shape.of(args.phones, args.virtual_games)
+    modes = [MODES[name] for name in args.modes.split(",")]
     print(
-        f"{os.cpu_count()} cores; {VIRTUAL_GAMES} virtual games × 3 phones, "
-        f"{len(TABLETOP_PHONES)} tabletop games, {sum(TABLETOP_PHONES)} phones; "
-        f"{args.seconds:.0f} s each" + (f", behind {args.behind}" if args.behind else "")
+        f"{platform.machine()}, {os.cpu_count()} cores; {shape.phones} phones: "
+        f"{shape.virtual_games} virtual games × 3 phones, {len(shape.scoreboards)} scoreboards "
+        f"with {sum(shape.scoreboards)}; {args.seconds:.0f} s each"
+        + (f", behind {args.behind}" if args.behind else "")
+        + (", paced" if args.paced else "")
     )
     for label, url in each_database(args.backend):
-        run(url, label, args.seconds, args.paced, args.behind)
+        run(url, label, shape, modes, args)
 
 
 if __name__ == "__main__":

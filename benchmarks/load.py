@@ -62,9 +62,11 @@ def server(  # type: ignore[no-untyped-def]
     threads: int,
     app: str = "scorekeeper:create_app()",
     settings: dict[str, str] | None = None,
+    worker_class: str | None = None,
 ):
     """gunicorn serving ``app`` on ``database_url``, migrated first, with ``settings`` added to
-    its environment; yields its port."""
+    its environment, its workers of ``worker_class`` (gunicorn's choice by default: sync, or
+    gthread for more than one thread); yields its port."""
     env = {**os.environ, "DATABASE_URL": database_url, **(settings or {})}
     subprocess.run([BIN / "scorekeeper", "db", "upgrade"], env=env, check=True, capture_output=True)
     port = free_port()
@@ -73,6 +75,7 @@ def server(  # type: ignore[no-untyped-def]
             BIN / "gunicorn",
             "--workers",
             str(workers),
+            *(["--worker-class", worker_class] if worker_class else []),
             "--threads",
             str(threads),
             "--bind",

@@ -152,12 +152,15 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "VIRTUAL_CHANCE_WINDOW": 3,
         # A page showing a game may ask the server to hold its conditional GET until the game
         # changes (live.py): at most LIVE_WAIT seconds, at most LIVE_WAITERS requests waiting per
-        # worker (each holds a thread: keep it below gunicorn's --threads); on SQLite, a change
-        # looked for every LIVE_INTERVAL seconds (PostgreSQL says it at once). LIVE_WAIT 0:
-        # pages poll as before.
+        # worker (None: all the worker holds beside its moves, from gunicorn's --threads or
+        # --worker-connections); on SQLite, a change looked for every LIVE_INTERVAL seconds
+        # (PostgreSQL says it at once). LIVE_WAIT 0: pages poll as before.
         "LIVE_WAIT": 25,
-        "LIVE_WAITERS": 12,
+        "LIVE_WAITERS": None,
         "LIVE_INTERVAL": 0.2,
+        # The questions a worker remembers answering (live.py), so that one asked again as
+        # answered waits without being read first: a few hundred bytes each. 0: none.
+        "LIVE_ANSWERS_KEPT": 10_000,
         "CORS_ORIGINS": [],  # the sites whose pages may call the API (cross_origin.py): none
         # The hands' JSON columns read back with orjson (jsonio.py): the bulk of a game's read.
         "SQLALCHEMY_ENGINE_OPTIONS": {"json_deserializer": stored_json},

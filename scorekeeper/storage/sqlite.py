@@ -3,16 +3,19 @@
 SQLite allows one writer. A second writer waits in SQLite's busy handler, which polls with sleeps of
 up to 100 ms: under a burst of hands from several phones that is where tail latency comes from.
 So write requests queue instead on locks that wake the next writer as soon as the previous one
-commits: a thread lock within a worker process, and ``flock`` on a file beside the database
-between worker processes, held from a write transaction's ``BEGIN IMMEDIATE`` until it has
-committed or rolled back. Reads never wait (WAL).
+commits: a thread lock within a worker process (a greenlet's under gevent), and ``flock`` on a
+file beside the database between worker processes (waited for off the event loop under gevent),
+held from a write transaction's ``BEGIN IMMEDIATE`` until it has committed or rolled back.
+Reads never wait (WAL).
 """
 
 from __future__ import annotations
 
 import fcntl
 import os
+import sys
 import threading
+from collections.abc import Callable
 from contextvars import ContextVar, Token
 from dataclasses import dataclass
 from typing import Any
@@ -95,10 +98,21 @@ def _lock(database: str) -> None:
         if descriptor is None:
             descriptor = os.open(database + "-writer.lock", os.O_RDWR | os.O_CREAT, 0o600)
             _lock_files[database] = descriptor
-        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        blocking(fcntl.flock, descriptor, fcntl.LOCK_EX)
     except BaseException:
         _thread_lock.release()
         raise
+
+
+def blocking(call: Callable[..., Any], *args: Any) -> Any:
+    """``call(*args)``, which blocks its thread until another process lets go: under gevent's
+    worker (which makes this module's thread lock a greenlet's), in gevent's pool of native
+    threads, so that the worker's other requests go on meanwhile instead of the whole process
+    stopping until the other worker's write is over."""
+    gevent = sys.modules.get("gevent")
+    if gevent is not None and gevent.monkey.is_module_patched("threading"):
+        return gevent.get_hub().threadpool.apply(call, args)
+    return call(*args)
 
 
 @event.listens_for(Engine, "connect")

@@ -5,9 +5,9 @@ While the game stands where the page showed it, the server holds the answer back
 seconds (at most ``LIVE_WAIT``), and answers the moment the game's version moves on
 (:mod:`scorekeeper.storage.versions`): 200 with the fresh copy, or 304 once the time is up. The
 answer says ``Preference-Applied: wait=N`` when it waited; without it (the server at its budget of
-waiting requests, ``LIVE_WAITERS`` per worker, or an older server) the page falls back to asking
-every few seconds, as before. A view may name an earlier wake-up (a coup-fourré window that closes:
-the read that follows closes it).
+waiting requests, all a worker can hold beside its moves or ``LIVE_WAITERS``, or an older server)
+the page falls back to asking every few seconds, as before. A view may name an earlier wake-up
+(a coup-fourré window that closes: the read that follows closes it).
 
 Each answer is the view's own, the same body a plain conditional GET gets, so what a seat's page
 or a seat's token is shown stays exactly what it was: a wait adds no data, only timing.
@@ -15,12 +15,13 @@ or a seat's token is shown stays exactly what it was: a wait adds no data, only 
 
 from __future__ import annotations
 
+import hashlib
 import re
 import signal
 import threading
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, Literal, NamedTuple, TypeVar
 
 from flask import Flask, Response, current_app, g, make_response, request
 
@@ -68,20 +69,30 @@ def asked_wait() -> int:
 
 def waits(view: View) -> View:
     """``view`` (a conditional GET that calls :func:`watched`) answering 304 only after waiting
-    for the game to change, if the request asks with ``Prefer: wait``."""
+    for the game to change, if the request asks with ``Prefer: wait``.
+
+    A question asked again as it was last answered (the same request, the tag it was given) is
+    not answered before it waits: the view would only find again what it found, at the cost of a
+    whole read. The view runs once the wait is over, as always, which checks the token again."""
 
     @wraps(view)
     def wrapped(*args: Any, **kwargs: Any) -> Response:
-        response = make_response(view(*args, **kwargs))
         seconds = asked_wait()
-        shown: Shown | None = g.pop("live_shown", None)
-        if seconds <= 0 or shown is None:
-            return response
-        if not (response.status_code == 304 if shown.idle is None else shown.idle):
-            return response
+        answers = recent_answers(current_app)
+        key = answers.key()
+        shown = answers.unchanged(key) if seconds > 0 else None
+        response = None
+        if shown is None:
+            response = make_response(view(*args, **kwargs))
+            shown = g.pop("live_shown", None)
+            answers.remember(key, response, shown)
+            if seconds <= 0 or shown is None:
+                return response
+            if not (response.status_code == 304 if shown.idle is None else shown.idle):
+                return response
         budget: threading.BoundedSemaphore = current_app.extensions["live_budget"]
-        if not budget.acquire(blocking=False):
-            return response  # no Preference-Applied: the page polls as before
+        if not budget.acquire(blocking=False):  # no Preference-Applied: the page polls
+            return response or make_response(view(*args, **kwargs))
         try:
             timeout = float(seconds)
             if shown.wake_in is not None:
@@ -92,6 +103,7 @@ def waits(view: View) -> View:
             budget.release()
         g.pop("live_shown", None)
         response = make_response(view(*args, **kwargs))
+        answers.remember(key, response, g.pop("live_shown", None))
         leave_session_cookie()
         response.headers["Preference-Applied"] = f"wait={seconds}"
         response.headers["X-Accel-Buffering"] = "no"
@@ -100,52 +112,139 @@ def waits(view: View) -> View:
     return wrapped  # type: ignore[return-value]
 
 
+class RecentAnswers:
+    """What a worker's waiting views last answered to each question (a request's method, path,
+    query, credentials and language): the tag it gave and what the answer showed, for the
+    ``size`` questions asked last. A question is known by a digest: no token is kept."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._answers: dict[bytes, tuple[str | None, Shown]] = {}
+        self._lock = threading.Lock()
+
+    def key(self) -> bytes | None:
+        """The question the request asks: what, as whom, in which language (None: nothing is
+        remembered)."""
+        if self.size <= 0:
+            return None
+        asked = (
+            request.method,
+            request.full_path,
+            request.headers.get("Authorization", ""),
+            request.headers.get("Cookie", ""),
+            request.headers.get("Accept-Language", ""),
+        )
+        return hashlib.blake2b("\0".join(asked).encode(), digest_size=16).digest()
+
+    def unchanged(self, key: bytes | None) -> Shown | None:
+        """What the last answer to ``key`` showed, if the request holds its tag (or the answer
+        said nothing new) and no time in it runs out (a window to close): the request would be
+        answered the same, unless what it shows moved meanwhile, which the wait tells at once."""
+        if key is None:
+            return None
+        with self._lock:
+            found = self._answers.get(key)
+        if found is None:
+            return None
+        etag, shown = found
+        if shown.wake_in is not None:
+            return None
+        if shown.idle is None:
+            return shown if etag is not None and request.if_none_match.contains(etag) else None
+        return shown if shown.idle else None
+
+    def remember(self, key: bytes | None, response: Response, shown: Shown | None) -> None:
+        """Keep what ``response`` answered to ``key``, the oldest question forgotten past
+        ``size``."""
+        if key is None or shown is None or response.status_code not in (200, 304):
+            return
+        etag = response.get_etag()[0]
+        with self._lock:
+            self._answers.pop(key, None)
+            self._answers[key] = (etag, shown)
+            if len(self._answers) > self.size:
+                del self._answers[next(iter(self._answers))]
+
+
+def recent_answers(app: Flask) -> RecentAnswers:
+    found: RecentAnswers = app.extensions["live_answers"]
+    return found
+
+
 SPARE_THREADS = 4
-"""A worker's threads never taken by waiting requests: they serve the moves that end the waits."""
+"""A threaded worker's threads never taken by waiting requests: they serve the moves that end the
+waits."""
+SPARE_SHARE = 10
+"""An event-loop worker keeps one connection in this many free of waiting requests, for the same
+reason: a phone whose question waits posts its move on another connection."""
+UNKNOWN_SERVER_WAITERS = 12
+"""The waiting requests a worker holds under a server that does not say its size (werkzeug's,
+which starts a thread per request)."""
+
+
+class ServerSize(NamedTuple):
+    """What one worker of the server can hold at once: ``threads`` (gunicorn's gthread worker:
+    each request holds one) or ``connections`` (an event-loop worker, gevent: a request waiting
+    holds a greenlet and its connection, no thread)."""
+
+    kind: Literal["threads", "connections"]
+    count: int
+
+    def waiters(self) -> int:
+        """The most requests that may wait at once, the rest left for the moves."""
+        if self.kind == "threads":
+            return max(self.count - SPARE_THREADS, 0)
+        return self.count - max(self.count // SPARE_SHARE, 1)
 
 
 def init_app(app: Flask) -> None:
     """The worker's watch and its budget of waiting requests; under a server that stops its
     workers with SIGTERM (gunicorn), the waits end at once when it does, so a restart is not held
-    back by the phones waiting, and the budget stays ``SPARE_THREADS`` below its threads."""
+    back by the phones waiting, and the budget stays within what a worker can hold."""
     versions.init_app(app)
-    waiters = int(app.config["LIVE_WAITERS"])
+    app.extensions["live_answers"] = RecentAnswers(int(app.config["LIVE_ANSWERS_KEPT"]))
     earlier = None
     if threading.current_thread() is threading.main_thread():
         earlier = signal.getsignal(signal.SIGTERM)
+    size = None
     if callable(earlier):  # a server's own handler (gunicorn's worker), not the default
         signal.signal(signal.SIGTERM, _stopping(app, earlier))
         signal.siginterrupt(signal.SIGTERM, False)  # as gunicorn's worker sets it
-        waiters = within_threads(app, waiters, server_threads(earlier))
-    app.extensions["live_budget"] = threading.BoundedSemaphore(waiters)
+        size = server_size(earlier)
+    app.extensions["live_budget"] = threading.BoundedSemaphore(waiters_allowed(app, size))
 
 
-def server_threads(handler: Callable[..., Any]) -> int | None:
-    """The threads of the worker whose SIGTERM ``handler`` this is (gunicorn's ``--threads``),
-    or None for a server that does not say."""
-    settings = getattr(getattr(handler, "__self__", None), "cfg", None)
-    threads = getattr(settings, "threads", None)
-    return threads if isinstance(threads, int) and threads > 0 else None
+def server_size(handler: Callable[..., Any]) -> ServerSize | None:
+    """What the worker whose SIGTERM ``handler`` this is can hold (gunicorn's ``--threads``, or
+    ``--worker-connections`` for an event-loop worker), or None for a server that does not say."""
+    worker = getattr(handler, "__self__", None)
+    connections = getattr(worker, "worker_connections", None)  # gunicorn's AsyncWorker
+    if isinstance(connections, int) and connections > 0:
+        return ServerSize("connections", connections)
+    threads = getattr(getattr(worker, "cfg", None), "threads", None)
+    return ServerSize("threads", threads) if isinstance(threads, int) and threads > 0 else None
 
 
-def within_threads(app: Flask, waiters: int, threads: int | None) -> int:
-    """``waiters``, lowered (with a warning) to leave ``SPARE_THREADS`` of the worker's
-    ``threads`` free: waiting requests that held every thread would leave none for the move that
-    ends their wait."""
-    if threads is None or int(app.config["LIVE_WAIT"]) <= 0:
-        return waiters
-    allowed = max(threads - SPARE_THREADS, 0)
-    if waiters > allowed:
+def waiters_allowed(app: Flask, size: ServerSize | None) -> int:
+    """How many requests a worker lets wait: ``LIVE_WAITERS`` if set, lowered (with a warning) to
+    what the worker can hold beside the moves that end the waits; unset, all it can hold."""
+    setting = app.config.get("LIVE_WAITERS")
+    if size is None:
+        return UNKNOWN_SERVER_WAITERS if setting is None else int(setting)
+    allowed = size.waiters()
+    if setting is None or int(app.config["LIVE_WAIT"]) <= 0:
+        return allowed
+    if int(setting) > allowed:
         app.logger.warning(
-            "LIVE_WAITERS=%d needs %d threads a worker (gunicorn --threads), it has %d: "
+            "LIVE_WAITERS=%d is more than a worker of %d %s holds beside the moves: "
             "at most %d requests wait at once (0: the pages poll)",
-            waiters,
-            waiters + SPARE_THREADS,
-            threads,
+            int(setting),
+            size.count,
+            size.kind,
             allowed,
         )
         return allowed
-    return waiters
+    return int(setting)
 
 
 def _stopping(app: Flask, earlier: Callable[..., Any]) -> Callable[..., Any]:

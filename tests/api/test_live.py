@@ -12,6 +12,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.services import virtual
 from scorekeeper.storage import changes, versions
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Game
@@ -109,6 +110,35 @@ def test_while_nothing_changes_the_watch_reads_nothing(table: TableAccess, app: 
     assert watch.reads - before <= 1
 
 
+def test_a_question_asked_again_as_answered_waits_without_being_read_first(
+    table: TableAccess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The seat's page asks again with the tag it was just given: the worker remembers that
+    answer, so the game is read once, after the wait, not before it too."""
+    seats, _, etag = two_people(table)
+    reads = []
+    real_read = virtual.read
+    monkeypatch.setattr(virtual, "read", lambda *args: reads.append(args) or real_read(*args))
+    response, _ = ask(seats[0], etag, "wait=1")
+    assert response.status_code == 304 and response.headers["Preference-Applied"] == "wait=1"
+    assert len(reads) == 1
+    response, _ = ask(seats[1], etag, "wait=1")  # another seat's question: not remembered
+    assert response.status_code == 200 and len(reads) == 2
+
+
+def test_a_token_revoked_before_a_remembered_question_gets_401_after_its_wait(
+    table: TableAccess,
+) -> None:
+    """Not reading before the wait never answers a token that no longer opens the seat: the
+    read after the wait refuses it."""
+    seats, _, etag = two_people(table)
+    assert ask(seats[0], etag, "wait=1")[0].status_code == 304  # remembered
+    url = f"{seats[0].url}/seats/{seats[0].seat}/token"
+    assert table.client.post(url, headers=table.headers).status_code == 200  # a new token
+    response, _ = ask(seats[0], etag, "wait=1")
+    assert response.status_code == 401
+
+
 def test_without_prefer_304_comes_at_once(table: TableAccess) -> None:
     seats, _, etag = two_people(table)
     response, took = ask(seats[0], etag, None)
@@ -150,10 +180,13 @@ def test_a_stopping_worker_ends_the_waits(table: TableAccess, app: Flask) -> Non
 
 
 class Worker:
-    """A server's worker as gunicorn's is, for its SIGTERM handler: its settings say its threads."""
+    """A server's worker as gunicorn's is, for its SIGTERM handler: its settings say its threads
+    (gthread), or it says its connections (an event-loop worker, gevent's)."""
 
-    def __init__(self, threads: int) -> None:
+    def __init__(self, threads: int, connections: int | None = None) -> None:
         self.cfg = type("Settings", (), {"threads": threads})()
+        if connections is not None:
+            self.worker_connections = connections
 
     def handle_exit(self, number: int, frame: Any) -> None:
         """The worker's own handler."""
@@ -163,15 +196,36 @@ class Worker:
 def test_the_waiters_stay_below_the_workers_threads(
     app: Flask, caplog: pytest.LogCaptureFixture, threads: int, budget: int
 ) -> None:
-    handler = Worker(threads).handle_exit
-    assert live.server_threads(handler) == threads
-    assert live.within_threads(app, 12, live.server_threads(handler)) == budget
-    assert ("needs 16 threads a worker" in caplog.text) == (budget < 12)
+    size = live.server_size(Worker(threads).handle_exit)
+    assert size == live.ServerSize("threads", threads)
+    assert live.waiters_allowed(app, size) == budget  # unset: all but 4 threads
+    app.config["LIVE_WAITERS"] = 12
+    assert live.waiters_allowed(app, size) == budget  # set higher: lowered, with a warning
+    assert ("more than a worker of" in caplog.text) == (budget < 12)
 
 
-def test_a_server_that_does_not_say_its_threads_keeps_the_waiters(app: Flask) -> None:
-    assert live.server_threads(lambda number, frame: None) is None
-    assert live.within_threads(app, 12, None) == 12
+@pytest.mark.parametrize(("connections", "budget"), [(1000, 900), (100, 90), (5, 4)])
+def test_an_event_loop_worker_lets_all_but_a_tenth_of_its_connections_wait(
+    app: Flask, connections: int, budget: int
+) -> None:
+    """Under gevent a waiting question holds a connection, not a thread: the budget is the
+    worker's connections, less a tenth kept for the moves that end the waits."""
+    size = live.server_size(Worker(1, connections).handle_exit)
+    assert size == live.ServerSize("connections", connections)
+    assert live.waiters_allowed(app, size) == budget
+
+
+def test_a_set_budget_below_the_workers_size_is_kept(app: Flask) -> None:
+    app.config["LIVE_WAITERS"] = 7
+    assert live.waiters_allowed(app, live.ServerSize("connections", 1000)) == 7
+    assert live.waiters_allowed(app, live.ServerSize("threads", 16)) == 7
+
+
+def test_a_server_that_does_not_say_its_size_keeps_a_dozen_waiters(app: Flask) -> None:
+    assert live.server_size(lambda number, frame: None) is None
+    assert live.waiters_allowed(app, None) == 12
+    app.config["LIVE_WAITERS"] = 3
+    assert live.waiters_allowed(app, None) == 3
 
 
 def test_every_seat_waiting_through_a_window_sees_it_close(

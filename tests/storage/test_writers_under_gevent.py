@@ -1,0 +1,66 @@
+"""SQLite's writers' queue under gevent's worker (the unit's ``-k gevent``): a request waiting
+for the other worker process to finish its write waits off the event loop, so the rest of its
+worker's requests go on meanwhile; the whole process stopping in ``flock`` is what made a move
+take seconds to reach the other phone at 340 phones (docs/contributing/live.md)."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import select
+import subprocess
+import sys
+from pathlib import Path
+
+WORKER = """
+from gevent import monkey
+monkey.patch_all()
+import sys
+import gevent
+from scorekeeper.storage import sqlite
+
+database = sys.argv[1]
+
+def others_go_on():
+    for _ in range(3):
+        gevent.sleep(0.01)
+    print("another request went on", flush=True)
+
+def writer():
+    sqlite._lock(database)
+    print("write lock taken", flush=True)
+
+gevent.joinall([gevent.spawn(writer), gevent.spawn(others_go_on)])
+"""
+
+
+def said(worker: subprocess.Popen[str]) -> str:
+    """The worker's next line, or "" if a minute goes by without one (a process stopped)."""
+    assert worker.stdout is not None
+    ready, _, _ = select.select([worker.stdout], [], [], 60)
+    return worker.stdout.readline() if ready else ""
+
+
+def test_a_write_waiting_for_the_other_worker_stops_nothing_else(tmp_path: Path) -> None:
+    """The other worker holds the write lock until this worker's other request has gone on: a
+    process stopped in ``flock`` never gets there, and this test's read of its output would time
+    out instead of seeing the lines in this order."""
+    database = str(tmp_path / "scores.sqlite3")
+    held = os.open(database + "-writer.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(held, fcntl.LOCK_EX)  # the other worker, mid-write
+    try:
+        with subprocess.Popen(
+            [sys.executable, "-c", WORKER, database],
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+        ) as worker:
+            try:
+                assert said(worker) == "another request went on\n"
+                fcntl.flock(held, fcntl.LOCK_UN)  # the other worker's write is over
+                assert said(worker) == "write lock taken\n"
+                assert worker.wait(timeout=60) == 0
+            finally:
+                worker.kill()
+    finally:
+        os.close(held)
