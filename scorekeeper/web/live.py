@@ -188,13 +188,13 @@ class ServerSize(NamedTuple):
     holds a greenlet and its connection, no thread)."""
 
     kind: Literal["threads", "connections"]
-    count: int
+    number: int
 
     def waiters(self) -> int:
         """The most requests that may wait at once, the rest left for the moves."""
         if self.kind == "threads":
-            return max(self.count - SPARE_THREADS, 0)
-        return self.count - max(self.count // SPARE_SHARE, 1)
+            return max(self.number - SPARE_THREADS, 0)
+        return self.number - max(self.number // SPARE_SHARE, 1)
 
 
 def init_app(app: Flask) -> None:
@@ -239,7 +239,7 @@ def waiters_allowed(app: Flask, size: ServerSize | None) -> int:
             "LIVE_WAITERS=%d is more than a worker of %d %s holds beside the moves: "
             "at most %d requests wait at once (0: the pages poll)",
             int(setting),
-            size.count,
+            size.number,
             size.kind,
             allowed,
         )
