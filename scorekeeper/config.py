@@ -158,6 +158,10 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "LIVE_WAIT": 25,
         "LIVE_WAITERS": 12,
         "LIVE_INTERVAL": 0.2,
+        # How long a table goes unused before ``scorekeeper tables prune`` deletes it (365d, 52w,
+        # or days); None: only a length given to the command. The nightly backup prunes when
+        # it is set (deploy/scorekeeper-backup).
+        "PRUNE_UNUSED_FOR": None,
         "CORS_ORIGINS": [],  # the sites whose pages may call the API (cross_origin.py): none
         # The hands' JSON columns read back with orjson (jsonio.py): the bulk of a game's read.
         "SQLALCHEMY_ENGINE_OPTIONS": {"json_deserializer": stored_json},
