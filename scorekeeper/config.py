@@ -161,6 +161,10 @@ def defaults(instance_path: str) -> dict[str, Any]:
         # The questions a worker remembers answering (live.py), so that one asked again as
         # answered waits without being read first: a few hundred bytes each. 0: none.
         "LIVE_ANSWERS_KEPT": 10_000,
+        # How long a table goes unused before ``scorekeeper tables prune`` deletes it (365d, 52w,
+        # or days); None: only a length given to the command. The nightly backup prunes when
+        # it is set (deploy/scorekeeper-backup).
+        "PRUNE_UNUSED_FOR": None,
         "CORS_ORIGINS": [],  # the sites whose pages may call the API (cross_origin.py): none
         # The hands' JSON columns read back with orjson (jsonio.py): the bulk of a game's read.
         "SQLALCHEMY_ENGINE_OPTIONS": {"json_deserializer": stored_json},

@@ -1,9 +1,10 @@
-"""Players of a table: create, list, rename, and read with their statistics."""
+"""Players of a table: create, list, rename, erase, and read with their statistics."""
 
 from __future__ import annotations
 
 from flask import Blueprint, Response, url_for
 
+from scorekeeper.domain.credentials import Scope
 from scorekeeper.results.season import Season, season_games_of_player
 from scorekeeper.results.standings import player_statistics
 from scorekeeper.schemas.ratings import SeasonQuerySchema
@@ -13,7 +14,7 @@ from scorekeeper.schemas.resources import (
     PlayerSchema,
     PlayerWithStatisticsSchema,
 )
-from scorekeeper.services import operations
+from scorekeeper.services import forgetting, operations
 from scorekeeper.web.auth import authorized_table, table_player
 from scorekeeper.web.http import json_body, queried, query, respond
 from scorekeeper.web.paging import id_page
@@ -62,3 +63,12 @@ def rename_player(table_id: int, player_id: int) -> Response:
     player = table_player(authorized_table(table_id), player_id)
     operations.rename_player(player, **json_body(PlayerCreateSchema()))
     return respond(player_schema.dump(player))
+
+
+@bp.post("/tables/<id:table_id>/players/<id:player_id>/erase")
+def erase_player(table_id: int, player_id: int) -> Response:
+    """Erase a player's name, with the table's own token: the player keeps their games and
+    scores under a neutral name ("Erased player 2"), and the old name is gone from everything
+    the table stored. Not a ``DELETE``: the player, and every game they played, stay."""
+    player = table_player(authorized_table(table_id, Scope.OWNER), player_id)
+    return respond(player_schema.dump(forgetting.erase_player(player)))

@@ -1,4 +1,4 @@
-"""Tables: the group that owns players and games, and its bearer token."""
+"""Tables: the group that owns players and games, its bearer token, and deleting it."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from scorekeeper.documents import export
 from scorekeeper.domain.credentials import Scope
 from scorekeeper.results.queries import virtual_game_in_progress
 from scorekeeper.schemas.resources import TableCreateSchema, TableSchema
-from scorekeeper.services import operations
+from scorekeeper.services import forgetting, operations
 from scorekeeper.web.auth import authorized_table
-from scorekeeper.web.http import json_body, respond
+from scorekeeper.web.http import json_body, no_content, respond, versions_read
 from scorekeeper.web.i18n import gettext
 
 if TYPE_CHECKING:
@@ -46,8 +46,18 @@ def create_table() -> Response:
 
 @bp.get("/tables/<id:table_id>")
 def read_table(table_id: int) -> Response:
-    """A table with the number of its players and games."""
-    return respond(table_view(authorized_table(table_id)))
+    """A table with the number of its players and games; its ETag changes with every event of
+    its feed, and is what deleting it asks for."""
+    table = authorized_table(table_id)
+    return respond(table_view(table), etag=table.etag)
+
+
+@bp.delete("/tables/<id:table_id>")
+def delete_table(table_id: int) -> Response:
+    """Delete the table and everything in it, with the table's own token and its current ETag
+    in ``If-Match`` (428 without, 412 when the table changed since it was read)."""
+    forgetting.delete_table(authorized_table(table_id, Scope.OWNER), versions_read())
+    return no_content()
 
 
 @bp.get("/tables/<id:table_id>/export")

@@ -1,5 +1,6 @@
 """``scorekeeper tables``: the tables of the database with their ids, so that the server's
-operator can name one to ``export`` or ``new-token`` without guessing.
+operator can name one to ``export`` or ``new-token`` without guessing; and ``scorekeeper tables
+prune``, which deletes the tables nobody has used for long.
 
 A table's id is in its share link (``/join/<id>#…``), but an organiser asked for a lost token
 has no link, only the table's name: this list is where the name meets the id.
@@ -8,8 +9,9 @@ has no link, only the table's name: this list is where the name meets the id.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict, dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import click
 from flask import Flask
@@ -17,8 +19,10 @@ from flask.cli import with_appcontext
 from sqlalchemy import func, select
 
 from scorekeeper.domain.games import GameStatus
+from scorekeeper.services import forgetting
 from scorekeeper.storage.extensions import db
-from scorekeeper.storage.models import Game, Player, Table
+from scorekeeper.storage.models import Game, Player, Table, utcnow
+from scorekeeper.storage.transactions import one_write
 
 COLUMNS = ("id", "players", "games", "in progress", "created", "last played", "name")
 """The listing's columns. The name comes last: it is the only one of any length, so the
@@ -99,13 +103,15 @@ def render(rows: list[TableRow]) -> str:
     )
 
 
-@click.command("tables")
+@click.group("tables", invoke_without_command=True)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list, one object per table.")
 @with_appcontext
 def tables_command(as_json: bool) -> None:
     """List the tables with their ids: their players, games (how many in progress), when each
     was made and last played (UTC), and their names. Give the id to ``export`` or
     ``new-token``."""
+    if click.get_current_context().invoked_subcommand is not None:
+        return
     from scorekeeper.commands.transfer import database_named
 
     try:
@@ -120,6 +126,67 @@ def tables_command(as_json: bool) -> None:
         click.echo(render(rows))
 
 
+_LENGTH = re.compile(r"(\d+)([dw]?)")
+
+
+def length_of_time(given: object) -> timedelta:
+    """A length given as days or weeks: ``365d``, ``52w``, or a plain number of days (``365``,
+    as the setting's environment variable may give it). ValueError for anything else.
+
+    >>> length_of_time("52w"), length_of_time(30)
+    (datetime.timedelta(days=364), datetime.timedelta(days=30))
+    """
+    found = _LENGTH.fullmatch(str(given).strip().lower())
+    if found is None or int(found[1]) < 1:
+        raise ValueError(f"{given!r} is not a length such as 365d, 52w or 365 (days)")
+    number = int(found[1])
+    return timedelta(weeks=number) if found[2] == "w" else timedelta(days=number)
+
+
+@tables_command.command("prune")
+@click.option(
+    "--unused-for",
+    "unused_for",
+    metavar="LENGTH",
+    help="How long a table must have been unused: 365d, 52w, or days (365). By default the "
+    "PRUNE_UNUSED_FOR setting (SCOREKEEPER_PRUNE_UNUSED_FOR).",
+)
+@click.option("--dry-run", is_flag=True, help="Say what would be deleted, and delete nothing.")
+@with_appcontext
+def prune_command(unused_for: str | None, dry_run: bool) -> None:
+    """Delete the tables nobody has used for LENGTH, with everything in them, and say which.
+
+    A table is used when it is made, when one of its games changes (started, a hand recorded,
+    corrected or undone, a move played, abandoned) and at every event of its feed (a player
+    added or renamed, a token issued or revoked). Reading a table is not using it."""
+    from flask import current_app
+
+    given = unused_for if unused_for is not None else current_app.config["PRUNE_UNUSED_FOR"]
+    if given in (None, ""):
+        raise click.UsageError("Say how long with --unused-for, or set PRUNE_UNUSED_FOR.")
+    try:
+        length = length_of_time(given)
+    except ValueError as wrong:
+        raise click.BadParameter(str(wrong), param_hint="--unused-for") from None
+    with one_write():
+        unused = forgetting.unused_tables(utcnow() - length)
+        if not dry_run:
+            forgetting.prune(unused)
+    days = f"{length.days} days"
+    if not unused:
+        click.echo(f"No table unused for {days}.")
+        return
+    said = "Would delete" if dry_run else "Deleted"
+    click.echo(f"{said} {len(unused)} table(s) unused for {days}:")
+    for table in unused:
+        click.echo(
+            f"  {table.id}  {table.name} ({table.players} players, {table.games} games; "
+            f"last used {table.last_used.replace(microsecond=0).isoformat()}Z)"
+        )
+    if dry_run:
+        click.echo("Nothing was deleted (--dry-run).")
+
+
 def init_app(app: Flask) -> None:
-    """Add ``tables`` to the app's commands."""
+    """Add ``tables`` (and ``tables prune``) to the app's commands."""
     app.cli.add_command(tables_command)

@@ -43,6 +43,13 @@ def hand_identity(row_id: int, version: int, entered: datetime) -> str:
     return hashlib.sha1(f"{row_id}/{version}/{entered.isoformat()}".encode()).hexdigest()[:10]
 
 
+def table_etag(table_id: int, events: int) -> str:
+    """The entity tag of table ``table_id`` after ``events`` events of its feed: every change
+    to its players, games, hands, moves and tokens is an event, so a phone that confirms
+    deleting the table with this tag has seen the table as it is."""
+    return f"table-{table_id}-e{events}"
+
+
 def game_etag(game_id: int, version: int) -> str:
     """The entity tag of version ``version`` of game ``game_id``: a poll holding it is answered
     from the version alone, without reading the game."""

@@ -1,4 +1,5 @@
-"""Open or create a table, join one from its share link, and manage its players."""
+"""Open or create a table, join one from its share link, manage its players, erase a player's
+name and delete the table."""
 
 from __future__ import annotations
 
@@ -24,7 +25,9 @@ from scorekeeper.pages.access import (
 from scorekeeper.results.queries import issued_tokens, table_games
 from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import PlayerCreateSchema, TableCreateSchema
-from scorekeeper.services import operations
+from scorekeeper.services import forgetting, operations
+from scorekeeper.web.auth import table_player
+from scorekeeper.web.http import versions_read
 from scorekeeper.web.i18n import LANGUAGE_COOKIE, say, use_language
 
 if TYPE_CHECKING:
@@ -167,6 +170,58 @@ def add_player(table_id: int) -> Response | tuple[str, int]:
     except NameTaken as taken:
         return table_page(table, {"name": say(taken.sentence)}), 409
     return redirect(back or url_for("pages.tables.table", table_id=table_id))
+
+
+@bp.route("/t/<id:table_id>/delete", methods=["GET", "POST"])
+def delete_table(table_id: int) -> Response | str:
+    """Delete the table, after a page that says what goes with it. The confirmation carries the
+    table's version (its ETag): a hand or a player added since the page was shown refuses it
+    (412), and the table is shown again rather than deleted unseen."""
+    table = page_table(table_id)
+    if request.method == "GET":
+        response = make_response(
+            render_template(
+                "pages/delete_table.html",
+                table=table,
+                players=len(table.players),
+                games=operations.game_count(table),
+            )
+        )
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    forgetting.delete_table(table, versions_read())
+    return forget(redirect(url_for("pages.tables.table_deleted"), 303), table_id)
+
+
+@bp.get("/deleted")
+def table_deleted() -> str:
+    """Where a phone lands once its table is deleted: it is gone, for every phone."""
+    return render_template("pages/table_deleted.html")
+
+
+@bp.route("/t/<id:table_id>/players/<id:player_id>/erase", methods=["GET", "POST"])
+def erase_player(table_id: int, player_id: int) -> Response | str:
+    """Erase a player's name, after a confirmation: their games and scores stay, under a
+    neutral name."""
+    table = page_table(table_id)
+    player = table_player(table, player_id)
+    back = url_for("pages.ratings.player_page", table_id=table_id, player_id=player_id)
+    if request.method == "GET":
+        return render_template(
+            "pages/confirm.html",
+            table=table,
+            question=N_("Erase the name of %(name)s"),
+            values={"name": player.name},
+            explain=N_(
+                "Their name is replaced by a neutral one everywhere at this table: games, "
+                "history, ratings, exports. Their games and scores stay. This cannot be undone."
+            ),
+            action=request.path,
+            back=back,
+            button=N_("Erase the name"),
+        )
+    forgetting.erase_player(player)
+    return redirect(back, 303)
 
 
 def local_path(target: str, within: str = "/") -> str | None:

@@ -39,7 +39,7 @@ from sqlalchemy.orm.strategy_options import _AbstractLoad
 
 from engine import Rules, ScoreSheet
 from engine.scoring import HandScore, added
-from scorekeeper.domain.games import GameStatus, game_etag, hand_etag, hand_identity
+from scorekeeper.domain.games import GameStatus, game_etag, hand_etag, hand_identity, table_etag
 from scorekeeper.domain.levels import computer_name
 from scorekeeper.domain.limits import COMPUTER_NAME_LIMIT
 from scorekeeper.names import NAME_LIMIT, name_key
@@ -65,6 +65,12 @@ class Table(db.Model):  # type: ignore[name-defined,misc]
     feed`)."""
 
     players: Mapped[list[Player]] = relationship(back_populates="table", order_by="Player.id")
+
+    @property
+    def etag(self) -> str:
+        """The table's entity tag: changes with each event of its feed (:func:`~scorekeeper.
+        domain.games.table_etag`)."""
+        return table_etag(self.id, self.event_count)
 
 
 class AccessToken(db.Model):  # type: ignore[name-defined,misc]

@@ -23,6 +23,7 @@ import os
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any, Literal, NamedTuple
 
 from flask import Flask, current_app, has_app_context
@@ -232,6 +233,17 @@ def _note(session: Session, _context: Any) -> None:
     }
     noted.update(flushed)
     changes.notify(session, [watched.id for watched in flushed])
+
+
+def gone(session: Session, *, games: Iterable[int], tables: Iterable[int]) -> None:
+    """Games and tables the transaction deletes (bulk statements, which no flush notes): once
+    it commits, whoever waits on them wakes, here and, on PostgreSQL, in every worker, and
+    reads them gone."""
+    games, tables = list(games), list(tables)
+    noted = session.info.setdefault(_CHANGED, {})
+    noted.update({game(game_id): GONE for game_id in games})
+    noted.update({feed(table_id): GONE for table_id in tables})
+    changes.notify(session, [*games, *(f"t{table_id}" for table_id in tables)])
 
 
 @event.listens_for(Session, "after_commit")

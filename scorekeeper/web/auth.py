@@ -34,7 +34,7 @@ BEYOND_SCOPE = {
     ),
     Scope.OWNER: N_(
         "Only the table's own token may do this (its tokens, a new table token, a seat's new "
-        "link, abandoning a game)."
+        "link, abandoning a game, erasing a player, deleting the table)."
     ),
 }
 """Why an issued token may not do what it asked, by the scope that would have allowed it."""

@@ -23,10 +23,13 @@ OWNER_ONLY = {
     ("DELETE", "/tokens/{token_id}"),
     ("POST", "/token"),
     ("POST", "/games/{game_id}/abandon"),
+    ("DELETE", ""),
+    ("POST", "/players/{player_id}/erase"),
     ("POST", "/virtual-games/{game_id}/seats/{seat}/token"),
 }
 """What only the table's own token may do: the API's documentation of the scopes (docs/api.md,
-"Tokens"): manage tokens, replace the table's token, give a seat a new link, abandon a game."""
+"Tokens"): manage tokens, replace the table's token, give a seat a new link, abandon a game,
+delete the table, erase a player."""
 
 SEAT_ONLY = {("POST", "/virtual-games/{game_id}/moves"), ("GET", "/virtual-games/{game_id}/hint")}
 """What only a seat's token may do: no table token, whatever its scope."""

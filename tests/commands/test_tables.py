@@ -1,15 +1,20 @@
 """``scorekeeper tables``: every table with its id, so an operator names the right one to
-``export`` or ``new-token``; on both databases (the counts are subqueries, and SQLite and
-PostgreSQL give a ``max()`` of times back differently)."""
+``export`` or ``new-token``; and ``tables prune``, which deletes only the tables unused for as
+long as it is told; on both databases (the counts are subqueries, and SQLite and PostgreSQL give
+a ``max()`` of times back differently)."""
 
 from __future__ import annotations
 
 import json
 import re
+from datetime import datetime
 
 from flask import Flask
 from flask.testing import FlaskCliRunner
+from sqlalchemy import select, update
 
+from scorekeeper.storage.extensions import db
+from scorekeeper.storage.models import Game, Table, TableEvent
 from tests.api.conftest import create_table
 
 HAND = {"sides": [{"distance": 25}, {"distance": 50}]}  # a hand that ends nothing
@@ -69,3 +74,76 @@ def test_json_of_an_empty_database_is_an_empty_list(runner: FlaskCliRunner) -> N
     ran = runner.invoke(args=["tables", "--json"])
     assert ran.exit_code == 0
     assert json.loads(ran.output) == []
+
+
+LONG_AGO = datetime(2020, 1, 1)
+
+
+def _unused_since_long_ago(app: Flask, table_id: int) -> None:
+    """Every moment that says table ``table_id`` was used, set years back."""
+    with app.app_context():
+        db.session.execute(update(Table).where(Table.id == table_id).values(created_at=LONG_AGO))
+        db.session.execute(
+            update(Game).where(Game.table_id == table_id).values(updated_at=LONG_AGO)
+        )
+        db.session.execute(
+            update(TableEvent).where(TableEvent.table_id == table_id).values(created_at=LONG_AGO)
+        )
+        db.session.commit()
+
+
+def _table_names(app: Flask) -> list[str]:
+    with app.app_context():
+        return list(db.session.execute(select(Table.name).order_by(Table.id)).scalars())
+
+
+def test_prune_deletes_only_the_tables_unused_for_that_long(
+    app: Flask, runner: FlaskCliRunner
+) -> None:
+    client = app.test_client()
+    old, played, joined, new = (
+        create_table(client, name) for name in ("Old", "Played", "Joined", "New")
+    )
+    for table in (old, played, joined):
+        ann, bob = table.add_players("Ann", "Bob")
+        game = table.start_game(2, [[ann], [bob]])
+        _unused_since_long_ago(app, table.id)
+    game = played.get("/games").get_json()["items"][0]["id"]
+    assert played.post(f"/games/{game}/hands", HAND).status_code == 201  # a game changed now
+    joined.add_players("Cat")  # an event now, no game changed
+    _unused_since_long_ago(app, new.id)
+    new.add_players("Dan")  # made long ago, a player added now
+
+    dry = runner.invoke(args=["tables", "prune", "--unused-for", "365d", "--dry-run"])
+
+    assert dry.exit_code == 0, dry.output
+    assert f"  {old.id}  Old (2 players, 1 games; last used 2020-01-01T00:00:00Z)" in dry.output
+    assert "Played" not in dry.output and "Joined" not in dry.output
+    assert "Nothing was deleted" in dry.output
+    assert _table_names(app) == ["Old", "Played", "Joined", "New"]
+
+    ran = runner.invoke(args=["tables", "prune", "--unused-for", "52w"])
+
+    assert ran.exit_code == 0, ran.output
+    assert ran.output.startswith("Deleted 1 table(s) unused for 364 days:\n")
+    assert _table_names(app) == ["Played", "Joined", "New"]
+    assert old.get("").status_code == 401
+    again = runner.invoke(args=["tables", "prune", "--unused-for", "365"])
+    assert again.output == "No table unused for 365 days.\n"
+
+
+def test_prune_reads_its_setting_and_refuses_a_length_it_cannot_read(
+    app: Flask, runner: FlaskCliRunner
+) -> None:
+    table = create_table(app.test_client(), "Old")
+    _unused_since_long_ago(app, table.id)
+    unsaid = runner.invoke(args=["tables", "prune"])
+    assert unsaid.exit_code == 2 and "PRUNE_UNUSED_FOR" in unsaid.output
+    for wrong in ("1y", "0d", "-3", "d"):
+        refused = runner.invoke(args=["tables", "prune", "--unused-for", wrong])
+        assert refused.exit_code == 2, (wrong, refused.output)
+    assert _table_names(app) == ["Old"]
+    app.config["PRUNE_UNUSED_FOR"] = "30d"
+    ran = runner.invoke(args=["tables", "prune"])
+    assert ran.exit_code == 0 and "unused for 30 days" in ran.output
+    assert _table_names(app) == []

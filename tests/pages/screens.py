@@ -78,6 +78,12 @@ def _open_player(page: Page) -> None:
     page.locator("details.figures summary").click()
 
 
+def _open_erase(page: Page) -> None:
+    """The first player's erase confirmation, from the leaderboard and their page."""
+    page.locator("table.leaderboard a.button").first.click()
+    page.locator("main a.button.danger").click()
+
+
 def _open_share(page: Page) -> None:
     page.locator("details.share summary").click()
 
@@ -135,6 +141,9 @@ SCREENS: tuple[Screen, ...] = (
     ),
     Screen("undo confirmation", lambda e: e.running + "/undo", "form button.danger"),
     Screen("abandon confirmation", lambda e: e.running + "/abandon", "form button.danger"),
+    Screen("delete table confirmation", lambda e: e.table + "/delete", "form button.danger"),
+    Screen("table deleted", lambda e: "/deleted", "h1"),
+    Screen("erase confirmation", lambda e: e.table + "/ratings", "form button.danger", _open_erase),
     Screen("history and statistics", lambda e: e.table + "/history", "table.stats"),
     Screen("leaderboard", lambda e: e.table + "/ratings", "table.leaderboard"),
     Screen("player's page", lambda e: e.table + "/ratings", "table.head-to-head", _open_player),
