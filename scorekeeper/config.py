@@ -26,11 +26,11 @@ LIMITS = {
     "LIMIT_REQUESTS_PER_ADDRESS": "3000 per minute",
     "LIMIT_REQUESTS_PER_TOKEN": "3000 per minute",
 }
-"""The limits of a club's server (web/limits.py says what each counts). A club evening of 30
-phones on 8 tables sends at most about a quarter of each (tests/web/test_limits.py plays its
-busiest minute): the phones following a scoreboard ask every 2.5 s, 720 requests a minute from
-the club's one address; a club may keep all its games on one table, so a token may be as busy
-as the address."""
+"""The limits of a club's server (web/limits.py says what each counts). The busiest minute of a
+club evening, 30 phones on 8 games behind one address, uses a third of the overall limit and
+less of the others (tests/web/test_limits.py plays it): the phones following a scoreboard ask
+every 2.5 s, 720 requests a minute from the club's one address. A club may keep all its games on
+one table, so a token may be as busy as the address."""
 
 
 def database_url(instance_path: str) -> str:
