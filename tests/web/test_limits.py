@@ -113,11 +113,11 @@ def assert_refused(response: Any, *, page: bool = False, french: bool = False) -
         )
 
 
-def test_the_limits_are_on_unless_turned_off() -> None:
-    """Production counts; only the tests' environment turns the limits off."""
-    settings = config.defaults(str(Path(__file__).parent))
+def test_the_limits_are_on_unless_turned_off(tmp_path: Path) -> None:
+    """Production counts; only the tests' environment turns the limits off (tests/conftest.py)."""
+    settings = config.defaults(str(tmp_path))
     assert settings["RATELIMIT_ENABLED"] is True
-    assert os.environ.get("SCOREKEEPER_RATELIMIT_ENABLED") == "false"
+    assert settings["RATELIMIT_STORAGE_URI"] == "memory://"
 
 
 def test_a_flood_of_tables_from_one_address_is_refused_while_another_address_makes_tables(
@@ -486,7 +486,6 @@ def ask(url: str, headers: dict[str, str], body: object = None) -> tuple[int, di
     return status, fields, json.loads(text) if is_json else None
 
 
-@pytest.mark.slow(25)
 def test_two_workers_count_together_in_redis_and_a_restart_forgets_nothing(
     redis: str, tmp_path: Path
 ) -> None:
