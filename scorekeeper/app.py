@@ -20,6 +20,7 @@ from scorekeeper.web import (
     errors,
     http,
     i18n,
+    limits,
     live,
     logs,
     page_cache,
@@ -63,6 +64,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     logs.init_app(app)
     request_ids.init_app(app)
     cross_origin.init_app(app)
+    limits.init_app(app)  # after the request's id: a 429 names it
     logs.name_the_database(app)
     transactions.init_app(app)
     i18n.init_app(app)

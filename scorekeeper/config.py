@@ -17,6 +17,22 @@ MAX_REQUEST_BYTES = 256 * 1024
 """A score sheet of a long game is a few tens of KiB; anything far larger is not a report."""
 
 
+LIMITS = {
+    "LIMIT_TABLES_PER_ADDRESS": "60 per hour",
+    "LIMIT_WRITES_PER_ADDRESS": "600 per minute",
+    "LIMIT_WRITES_PER_TOKEN": "300 per minute",
+    "LIMIT_SCORING_PER_ADDRESS": "1200 per minute",
+    "LIMIT_SCORING_PER_TOKEN": "600 per minute",
+    "LIMIT_REQUESTS_PER_ADDRESS": "3000 per minute",
+    "LIMIT_REQUESTS_PER_TOKEN": "3000 per minute",
+}
+"""The limits of a club's server (web/limits.py says what each counts). The busiest minute of a
+club evening, 30 phones on 8 games behind one address, uses a third of the overall limit and
+less of the others (tests/web/test_limits.py plays it): the phones following a scoreboard ask
+every 2.5 s, 720 requests a minute from the club's one address. A club may keep all its games on
+one table, so a token may be as busy as the address."""
+
+
 def database_url(instance_path: str) -> str:
     """``DATABASE_URL`` (PostgreSQL, ``postgresql+psycopg://...``) or SQLite in the instance."""
     url = os.environ.get("DATABASE_URL")
@@ -166,6 +182,16 @@ def defaults(instance_path: str) -> dict[str, Any]:
         # it is set (deploy/scorekeeper-backup).
         "PRUNE_UNUSED_FOR": None,
         "CORS_ORIGINS": [],  # the sites whose pages may call the API (cross_origin.py): none
+        # Limits against abuse (web/limits.py), per address and per token, in the limits
+        # package's notation ("600 per minute", several joined by ";"; empty: none). A club's
+        # phones share one address behind its router, so every default is far above what a
+        # busy club evening sends; docs/club.md gives stricter ones for a public instance.
+        "RATELIMIT_ENABLED": True,
+        "RATELIMIT_STORAGE_URI": "memory://",  # each worker's own; redis://host:6379 shares them
+        "RATELIMIT_STRATEGY": "fixed-window",
+        "RATELIMIT_KEY_PREFIX": "scorekeeper",
+        "RATELIMIT_SWALLOW_ERRORS": True,  # Redis out of reach: served unlimited, and logged
+        **LIMITS,
         # The hands' JSON columns read back with orjson (jsonio.py): the bulk of a game's read.
         "SQLALCHEMY_ENGINE_OPTIONS": {"json_deserializer": stored_json},
     }

@@ -44,6 +44,10 @@ IN_CI = os.environ.get("CI") == "true"
 # Virtual games in tests ask the people of an attacked side one after another, as with no
 # coup-fourré window: the window runs on the clock, and its own tests set it and the clock.
 os.environ.setdefault("SCOREKEEPER_VIRTUAL_CHANCE_WINDOW", "0")
+# The tests make tables and hands faster than any club from one address: the limits against
+# abuse are off but in their own tests (tests/web/test_limits.py), which turn them on. The servers
+# the tests start in their own processes inherit this too.
+os.environ.setdefault("SCOREKEEPER_RATELIMIT_ENABLED", "false")
 EXPECT_COMPILED = os.environ.get("ENGINE_EXPECT_COMPILED") == "1"
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,8 +1,9 @@
 """Cross-origin requests to the API, off by default: a browser page of another site (a club's
 own results page) may call the API only from the origins ``CORS_ORIGINS`` names (a list, e.g.
 ``SCOREKEEPER_CORS_ORIGINS='["https://club.example"]'``). The answer's ETag, Location, request
-id and wait headers are readable by that page; the API's own request headers (the token, the
-conditions, the idempotency key, the wait) may be sent. The pages never answer another origin.
+id, wait and rate limit headers are readable by that page; the API's own request headers (the
+token, the conditions, the idempotency key, the wait) may be sent. The pages never answer another
+origin.
 """
 
 from __future__ import annotations
@@ -10,7 +11,18 @@ from __future__ import annotations
 from flask import Flask
 from flask_cors import CORS
 
-EXPOSED = ("ETag", "Location", "X-Request-Id", "Preference-Applied", "Idempotent-Replayed")
+EXPOSED = (
+    "ETag",
+    "Location",
+    "X-Request-Id",
+    "Preference-Applied",
+    "Idempotent-Replayed",
+    "Retry-After",
+    "RateLimit-Limit",
+    "RateLimit-Remaining",
+    "RateLimit-Reset",
+    "RateLimit-Policy",
+)
 ALLOWED = (
     "Authorization",
     "Content-Type",

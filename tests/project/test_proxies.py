@@ -1,8 +1,8 @@
 """The reverse proxies of ``deploy/`` run for real: Debian 12's nginx (1.22) and Caddy (2.6) load
 ``deploy/nginx.conf`` and ``deploy/Caddyfile`` in front of the systemd unit's gunicorn line; a
 seat's link and an old share link opened through them leave no token in any of their logs (nor
-in the app's), the app's access log names the phone's address, not the proxy's, and a live
-page's held question passes them the moment the game moves.
+in the app's), the app's access log and its limits against abuse name the phone's address, not
+the proxy's, and a live page's held question passes them the moment the game moves.
 
 The proxies run as ``tests/proxies.py`` starts them (its docstring says what it rewrites), and
 nginx's Debian-wide access log must stay empty.
@@ -92,6 +92,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
         **environment_file(),
         "DATABASE_URL": f"sqlite:///{folder / 'club.sqlite3'}",
         "SECRET_KEY": "a-key-for-this-test-only",
+        "SCOREKEEPER_RATELIMIT_ENABLED": "true",  # on, as in production (the suite turns it off)
     }
     subprocess.run(
         [str(Path(sys.prefix) / "bin" / "scorekeeper"), "db", "upgrade"],
@@ -307,6 +308,28 @@ def test_the_apps_log_names_the_phone_behind_the_proxy(
     (line,) = [line for line in logged(app.log.read_text, agent).splitlines() if agent in line]
     assert line.split()[0] == PHONE, line
     assert SPOOFED not in line
+
+
+def test_the_limits_count_the_phone_behind_the_proxy(
+    proxy: Proxy, certificate: Certificate, app: App
+) -> None:
+    """The limits against abuse count the address the proxy saw: a phone that writes another
+    X-Forwarded-For each time is still one phone, and the phone beside it (another address, as
+    the proxy sees it) has a count of its own, not the proxy's. The unit's two workers count
+    apart, each in its memory: of five requests, three reach the same worker, and two of them
+    fall in the same minute's count, even one crossing into the next minute."""
+    phone, beside = {"nginx": ("127.0.0.5", "127.0.0.6"), "caddy": ("127.0.0.7", "127.0.0.8")}[
+        proxy.name
+    ]
+    left = []
+    for spoofed in ("198.51.100.1", "198.51.100.2", "198.51.100.3", "198.51.100.4", "::1"):
+        headers = {"X-Forwarded-For": spoofed}
+        answer = ask(proxy, certificate, "GET", "/", headers=headers, source=phone)
+        assert answer.status == 200
+        left.append(int(answer.headers["RateLimit-Remaining"]))
+    assert max(left) == 2999 and min(left) < 2999, left  # the overall limit: 3000 a minute
+    answer = ask(proxy, certificate, "GET", "/", source=beside)
+    assert int(answer.headers["RateLimit-Remaining"]) == 2999
 
 
 def test_a_waiting_page_hears_a_move_through_the_proxy_at_once(
