@@ -177,6 +177,11 @@ def defaults(instance_path: str) -> dict[str, Any]:
         # The questions a worker remembers answering (live.py), so that one asked again as
         # answered waits without being read first: a few hundred bytes each. 0: none.
         "LIVE_ANSWERS_KEPT": 10_000,
+        # The waiting requests one address, and one token, may hold in a worker (live.py): a
+        # club's phones share the venue's address, a table's phones its token. Beyond, answered
+        # at once (the page polls). A public instance sets them lower (docs/club.md).
+        "LIVE_WAITERS_PER_ADDRESS": 450,
+        "LIVE_WAITERS_PER_TOKEN": 100,
         # How long a table goes unused before ``scorekeeper tables prune`` deletes it (365d, 52w,
         # or days); None: only a length given to the command. The nightly backup prunes when
         # it is set (deploy/scorekeeper-backup).

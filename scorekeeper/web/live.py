@@ -19,6 +19,7 @@ import hashlib
 import re
 import signal
 import threading
+from collections import Counter
 from collections.abc import Callable
 from functools import wraps
 from typing import Any, Literal, NamedTuple, TypeVar
@@ -27,6 +28,7 @@ from flask import Flask, Response, current_app, g, make_response, request
 
 from scorekeeper.storage import versions
 from scorekeeper.storage.extensions import db
+from scorekeeper.web import limits
 from scorekeeper.web.security import leave_session_cookie
 
 View = TypeVar("View", bound=Callable[..., Any])
@@ -91,7 +93,11 @@ def waits(view: View) -> View:
             if not (response.status_code == 304 if shown.idle is None else shown.idle):
                 return response
         budget: threading.BoundedSemaphore = current_app.extensions["live_budget"]
+        holder = holders(current_app).holder()
         if not budget.acquire(blocking=False):  # no Preference-Applied: the page polls
+            return response or make_response(view(*args, **kwargs))
+        if not holders(current_app).take(holder):  # this phone's share is taken: it polls
+            budget.release()
             return response or make_response(view(*args, **kwargs))
         try:
             timeout = float(seconds)
@@ -100,6 +106,7 @@ def waits(view: View) -> View:
             db.session.close()  # no connection, no snapshot held while waiting
             versions.watch(current_app).wait(shown.watched, shown.version, timeout)
         finally:
+            holders(current_app).give_back(holder)
             budget.release()
         g.pop("live_shown", None)
         response = make_response(view(*args, **kwargs))
@@ -166,6 +173,64 @@ class RecentAnswers:
                 del self._answers[next(iter(self._answers))]
 
 
+class Holder(NamedTuple):
+    """Who holds a waiting request: the client's address and its token (a digest; "" for a
+    request without one), each with its own share of a worker's waiting places."""
+
+    address: str
+    token: str
+
+
+class WaitHolders:
+    """How many waiting requests each address and each token holds in a worker, against their
+    shares (``LIVE_WAITERS_PER_ADDRESS``, ``LIVE_WAITERS_PER_TOKEN``): one script, or one
+    leaked token, cannot take every place of a worker and leave the other tables' phones to
+    poll. Beyond its share, a request is answered at once, and its page asks again later."""
+
+    def __init__(self, per_address: int, per_token: int) -> None:
+        self.per_address = per_address
+        self.per_token = per_token
+        self._held: Counter[tuple[str, str]] = Counter()
+        self._lock = threading.Lock()
+
+    @property
+    def held(self) -> int:
+        """The waiting places held now, by all."""
+        with self._lock:
+            return sum(count for (kind, _), count in self._held.items() if kind == "address")
+
+    @staticmethod
+    def holder() -> Holder:
+        return Holder(limits.client_address(), limits.token_key())
+
+    def take(self, holder: Holder) -> bool:
+        """Take a place for ``holder``, if both its address and its token are within share."""
+        shares = self._shares(holder)
+        with self._lock:
+            if any(self._held[key] >= share for key, share in shares):
+                return False
+            self._held.update(key for key, _ in shares)
+            return True
+
+    def give_back(self, holder: Holder) -> None:
+        with self._lock:
+            self._held.subtract(key for key, _ in self._shares(holder))
+            for key, _ in self._shares(holder):
+                if self._held[key] <= 0:
+                    del self._held[key]
+
+    def _shares(self, holder: Holder) -> list[tuple[tuple[str, str], int]]:
+        shares = [(("address", holder.address), self.per_address)]
+        if holder.token:
+            shares.append((("token", holder.token), self.per_token))
+        return shares
+
+
+def holders(app: Flask) -> WaitHolders:
+    found: WaitHolders = app.extensions["live_holders"]
+    return found
+
+
 def recent_answers(app: Flask) -> RecentAnswers:
     found: RecentAnswers = app.extensions["live_answers"]
     return found
@@ -203,6 +268,9 @@ def init_app(app: Flask) -> None:
     back by the phones waiting, and the budget stays within what a worker can hold."""
     versions.init_app(app)
     app.extensions["live_answers"] = RecentAnswers(int(app.config["LIVE_ANSWERS_KEPT"]))
+    app.extensions["live_holders"] = WaitHolders(
+        int(app.config["LIVE_WAITERS_PER_ADDRESS"]), int(app.config["LIVE_WAITERS_PER_TOKEN"])
+    )
     earlier = None
     if threading.current_thread() is threading.main_thread():
         earlier = signal.getsignal(signal.SIGTERM)

@@ -139,6 +139,57 @@ def test_a_token_revoked_before_a_remembered_question_gets_401_after_its_wait(
     assert response.status_code == 401
 
 
+def holding_one_wait(app: Flask, ask_it: Any) -> tuple[threading.Thread, list[Any]]:
+    """A question that waits (``ask_it()``) in a thread of its own, returned once it holds its
+    place; its answer goes into the list."""
+    answers: list[Any] = []
+    waiting = threading.Thread(target=lambda: answers.append(ask_it()))
+    waiting.start()
+    deadline = time.monotonic() + 60
+    while not live.holders(app).held and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert live.holders(app).held, "the first question never waited"
+    return waiting, answers
+
+
+def test_a_token_beyond_its_share_of_waits_is_answered_at_once(
+    table: TableAccess, app: Flask
+) -> None:
+    """A token holds at most its share of a worker's waiting places; beyond it, its questions
+    are answered at once (its page polls), while another token's still wait."""
+    app.extensions["live_holders"] = live.WaitHolders(per_address=450, per_token=1)
+    seats, _, etag = two_people(table)
+    other_etag = table.client.get(seats[1].url, headers=seats[1].headers).headers["ETag"]
+    waiting, answers = holding_one_wait(app, lambda: ask(seats[0], etag, "wait=4"))
+    response, took = ask(seats[0], etag, "wait=4")
+    assert response.status_code == 304 and "Preference-Applied" not in response.headers
+    assert took < AT_ONCE
+    response, _ = ask(seats[1], other_etag, "wait=1")
+    assert response.headers["Preference-Applied"] == "wait=1"
+    waiting.join(60)
+    assert answers[0][0].headers["Preference-Applied"] == "wait=4"
+
+
+def test_an_address_beyond_its_share_of_waits_is_answered_at_once(
+    table: TableAccess, app: Flask
+) -> None:
+    """One address (a script, or one venue) holds at most its share of a worker's waiting
+    places, whatever tokens it uses; a phone at another address still waits."""
+    app.extensions["live_holders"] = live.WaitHolders(per_address=1, per_token=100)
+    seats, _, etag = two_people(table)
+    other_etag = table.client.get(seats[1].url, headers=seats[1].headers).headers["ETag"]
+    waiting, answers = holding_one_wait(app, lambda: ask(seats[0], etag, "wait=4"))
+    asked_again = {**seats[1].headers, "If-None-Match": other_etag, "Prefer": "wait=1"}
+    response = table.client.get(seats[1].url, headers=asked_again)
+    assert response.status_code == 304 and "Preference-Applied" not in response.headers
+    elsewhere = {"REMOTE_ADDR": "192.0.2.7"}
+    response = table.client.get(seats[1].url, headers=asked_again, environ_base=elsewhere)
+    assert response.headers["Preference-Applied"] == "wait=1"
+    waiting.join(60)
+    assert answers[0][0].headers["Preference-Applied"] == "wait=4"
+    assert live.holders(app).held == 0  # every place given back
+
+
 def test_without_prefer_304_comes_at_once(table: TableAccess) -> None:
     seats, _, etag = two_people(table)
     response, took = ask(seats[0], etag, None)
