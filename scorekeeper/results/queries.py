@@ -38,6 +38,11 @@ def table_by_token(token: str) -> Table | None:
     return table
 
 
+def table_exists(table_id: int) -> bool:
+    """Whether table ``table_id`` is (still) there."""
+    return db.session.execute(select(Table.id).where(Table.id == table_id)).first() is not None
+
+
 def table_access(token: str) -> tuple[Table, Scope] | None:
     """The table ``token`` opens and what it may do there: everything with the table's own
     token, the scope it was issued with for an issued one; None for any other token."""

@@ -21,7 +21,9 @@ from sqlalchemy import bindparam, event, insert, inspect, select, update
 from sqlalchemy.orm import Session, SessionTransaction, object_session
 from sqlalchemy.orm.util import identity_key
 
+from engine.sentences import N_
 from scorekeeper.domain.games import GameStatus
+from scorekeeper.domain.refusals import Missing
 from scorekeeper.storage import changes
 from scorekeeper.storage.models import (
     AccessToken,
@@ -262,7 +264,9 @@ def write_events(session: Session, facts: list[Fact]) -> dict[int, int]:
     for table_id in sorted(by_table):  # one order for every transaction: no deadlock
         table_facts = by_table[table_id]
         numbered = connection.execute(_COUNT, {"table": table_id, "added": len(table_facts)})
-        count = numbered.scalar_one()
+        count = numbered.scalar_one_or_none()
+        if count is None:  # deleted by its owner while this write was under way
+            raise Missing(N_("There is no such table."))
         first = count - len(table_facts) + 1
         rows = [
             {

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, Response, current_app, has_request_context, json, render_template, request
-from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException, InternalServerError
 
@@ -27,6 +27,7 @@ from scorekeeper.domain.refusals import (
     StaleVersion,
     VersionRequired,
 )
+from scorekeeper.results import queries
 from scorekeeper.schemas.loading import Said
 from scorekeeper.storage.extensions import db
 from scorekeeper.web.i18n import gettext, say
@@ -206,6 +207,17 @@ def close_session(_error: BaseException | None) -> None:
         db.session.registry.clear()
 
 
+def handle_integrity(error: IntegrityError) -> Response:
+    """A write refused by the database's own constraints: a 404 if the request's table was
+    deleted by its owner while the write was under way (a row the write added names a table
+    that is gone), else unforeseen."""
+    table_id = (request.view_args or {}).get("table_id")
+    db.session.rollback()
+    if isinstance(table_id, int) and not queries.table_exists(table_id):
+        return refusal_response(Missing(N_("There is no such table.")))
+    return handle_unexpected(error)
+
+
 def handle_unexpected(error: Exception) -> Response:
     """Anything unforeseen: a 500 that says nothing of the internals (the log has the trace);
     a database that cannot answer is a 503 (:func:`handle_database_unavailable`)."""
@@ -220,5 +232,6 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(HTTPException, handle_http_exception)
     for refusal in REFUSALS:
         app.register_error_handler(refusal, refusal_response)
+    app.register_error_handler(IntegrityError, handle_integrity)
     app.register_error_handler(Exception, handle_unexpected)
     app.teardown_appcontext(close_session)  # runs before Flask-SQLAlchemy's (registered first)

@@ -8,9 +8,13 @@ import json
 from typing import Any
 
 import pytest
-from flask import Flask
+from flask import Flask, request
+from sqlalchemy.exc import IntegrityError
 
+from scorekeeper.domain.refusals import Missing
+from scorekeeper.storage import feed, removal
 from scorekeeper.storage.extensions import db
+from scorekeeper.web import errors
 from tests.api.conftest import TableAccess
 from tests.api.walk import issue
 from tests.full_database import fill
@@ -219,3 +223,21 @@ def test_erasing_another_tables_player_is_404(table: TableAccess, new_table: Any
     (ann,) = other.add_players("Ann")
     assert table.post(f"/players/{ann}/erase").status_code == 404
     assert other.get(f"/players/{ann}").get_json()["name"] == "Ann"
+
+
+def test_a_write_whose_table_went_meanwhile_is_404_not_500(table: TableAccess, app: Flask) -> None:
+    """A write under way when the table's owner deleted it (on PostgreSQL they run side by side)
+    learns it at its commit: counting its event finds no table row, or a row it added names a
+    table that is gone. Either way the answer is the table's 404, and nothing is kept."""
+    with app.app_context():
+        removal.delete_tables([table.id])
+        db.session.commit()
+        with pytest.raises(Missing):
+            feed.write_events(db.session(), [feed.Fact(feed.EventKind.PLAYER_ADDED, table.id)])
+        db.session.rollback()
+        url = f"/api/v1/tables/{table.id}/players"
+        with app.test_request_context(url, method="POST"):
+            request.view_args = {"table_id": table.id}
+            response = errors.handle_integrity(IntegrityError("INSERT", {}, Exception("fk")))
+        assert response.status_code == 404
+        assert response.get_json()["detail"] == "There is no such table."
