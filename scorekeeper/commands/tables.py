@@ -19,6 +19,7 @@ from flask.cli import with_appcontext
 from sqlalchemy import func, select
 
 from scorekeeper.domain.games import GameStatus
+from scorekeeper.names import name_key
 from scorekeeper.services import forgetting
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Game, Player, Table, utcnow
@@ -187,6 +188,44 @@ def prune_command(unused_for: str | None, dry_run: bool) -> None:
         click.echo("Nothing was deleted (--dry-run).")
 
 
+@tables_command.command("delete")
+@click.argument("table_id", type=int)
+@click.option("--yes", is_flag=True, help="Delete without asking (for scripts).")
+@with_appcontext
+def delete_command(table_id: int, yes: bool) -> None:
+    """Delete table TABLE_ID with everything in it, for good: an erasure request the server's
+    operator carries out without the table's token (``scorekeeper tables`` gives the id)."""
+    with one_write():
+        table = db.session.get(Table, table_id)
+        if table is None:
+            raise click.UsageError(f"There is no table {table_id}: see `scorekeeper tables`.")
+        name = table.name
+        if not yes:
+            click.confirm(f"Delete table {table_id} ({name}) and everything in it?", abort=True)
+        forgetting.delete_table(table, [table.etag])
+    click.echo(f"Deleted table {table_id} ({name}).")
+
+
+@tables_command.command("erase-player")
+@click.argument("table_id", type=int)
+@click.argument("name")
+@with_appcontext
+def erase_player_command(table_id: int, name: str) -> None:
+    """Erase the name of player NAME of table TABLE_ID everywhere the table keeps it, their games
+    and scores kept: an erasure request the server's operator carries out without the table's
+    token."""
+    with one_write():
+        found = db.session.execute(
+            select(Player).where(Player.table_id == table_id, Player.name_key == name_key(name))
+        ).scalar_one_or_none()
+        if found is None:
+            raise click.UsageError(f"Table {table_id} has no player named {name!r}.")
+        erased = forgetting.erase_player(found)
+        label = erased.name
+    click.echo(f"Erased: the player is now {label!r} at table {table_id}.")
+
+
 def init_app(app: Flask) -> None:
-    """Add ``tables`` (and ``tables prune``) to the app's commands."""
+    """Add ``tables`` (and ``tables prune``, ``delete``, ``erase-player``) to the app's
+    commands."""
     app.cli.add_command(tables_command)

@@ -24,7 +24,7 @@ from scorekeeper.pages.access import cookie_name, form_key
 from scorekeeper.pages.cards import card_face
 from scorekeeper.pages.forms import whole_number
 from scorekeeper.pages.seats import hold_seat, seat_names
-from scorekeeper.results.queries import seat_by_token
+from scorekeeper.results.queries import seat_and_table_by_token
 from scorekeeper.results.standings import game_view
 from scorekeeper.schemas import load
 from scorekeeper.schemas.resources import MoveSchema
@@ -63,11 +63,12 @@ def refused(error: Exception) -> Any:
     return redirect(url_for(".play", token=token, notice=notice))
 
 
-def _seat_of(token: str) -> Seat:
-    seat = seat_by_token(token)
-    if seat is None:
+def _seat_of(token: str) -> tuple[Seat, int]:
+    """The seat whose page this is, and its game's table id."""
+    found = seat_and_table_by_token(token)
+    if found is None:
         raise NotFound(N_("This seat's link is not valid: ask for the game's links again."))
-    return seat
+    return found
 
 
 @bp.get("/play/<token>")
@@ -79,8 +80,8 @@ def play(token: str) -> Response:
     the game moves; with ``Prefer: wait`` the answer waits for the move
     (:mod:`~scorekeeper.web.live`), or for the coup-fourré window's close, which this read makes.
     """
-    seat = _seat_of(token)
-    game = virtual.up_to_date(virtual.virtual_game(seat.side.game.table_id, seat.side.game_id))
+    seat, table_id = _seat_of(token)
+    game = virtual.up_to_date(virtual.virtual_game(table_id, seat.side.game_id))
     hold_seat(game.id, seat.seat, url_for(".play", token=token))
     etag = f"{game.etag}-seat{seat.seat}-{language()}-{form_key()}"  # its move forms' token
     live.watched(game.id, game.version, virtual.window_left(game))
@@ -99,7 +100,7 @@ def play(token: str) -> Response:
 @bp.post("/play/<token>/move")
 def move(token: str) -> Any:
     """Play the move of the form pressed; the computers answer before the page comes back."""
-    seat = _seat_of(token)
+    seat, table_id = _seat_of(token)
     fields: dict[str, Any] = {
         key: request.form[key] for key in ("move", "card") if request.form.get(key)
     }
@@ -108,15 +109,15 @@ def move(token: str) -> Any:
             fields[key] = value
     body = load(MoveSchema(), fields)
     number = body.pop("number")
-    virtual.play_move(seat.side.game.table_id, seat.side.game_id, seat.seat, number, body)
+    virtual.play_move(table_id, seat.side.game_id, seat.seat, number, body)
     return redirect(url_for(".play", token=token))
 
 
 @bp.post("/play/<token>/take-back")
 def take_back(token: str) -> Any:
     """The player, back at the table, takes the seat back from the computer on their phone."""
-    seat = _seat_of(token)
-    virtual.take_back(seat.side.game.table_id, seat.side.game_id, seat.seat)
+    seat, table_id = _seat_of(token)
+    virtual.take_back(table_id, seat.side.game_id, seat.seat)
     return redirect(url_for(".play", token=token))
 
 

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import ColumnElement, Select, bindparam, or_, select
-from sqlalchemy.orm import joinedload, selectinload
+from sqlalchemy.orm import contains_eager, joinedload, selectinload
 
 from scorekeeper.domain.credentials import Scope, token_hash
 from scorekeeper.domain.games import GameStatus
@@ -27,7 +27,14 @@ _ISSUED_TOKEN = (
     .where(AccessToken.token_hash == bindparam("token_hash"))
     .options(joinedload(AccessToken.table))
 )
-_SEAT_BY_TOKEN = select(Seat).where(Seat.token_hash == bindparam("token_hash"))
+_SEAT_BY_TOKEN = (
+    select(Seat)
+    .join(Seat.side)
+    .join(Side.game)
+    .where(Seat.token_hash == bindparam("token_hash"))
+    .options(contains_eager(Seat.side))
+    .add_columns(Game.table_id)
+)
 
 
 def table_by_token(token: str) -> Table | None:
@@ -89,10 +96,17 @@ def tables_by_tokens(tokens: Iterable[str]) -> dict[str, Table]:
 
 def seat_by_token(token: str) -> Seat | None:
     """The seat of a virtual game whose own ``token`` this is, if any."""
-    seat: Seat | None = db.session.execute(
-        _SEAT_BY_TOKEN, {"token_hash": token_hash(token)}
-    ).scalar_one_or_none()
-    return seat
+    found = seat_and_table_by_token(token)
+    return None if found is None else found[0]
+
+
+def seat_and_table_by_token(token: str) -> tuple[Seat, int] | None:
+    """The seat of a virtual game whose own ``token`` this is, with its side and its game's
+    table id, in one query: the game itself is left to be loaded whole, with everything a view
+    of it needs, by whoever reads it next (loaded here, it would be loaded bare, and each of its
+    sides, seats and players then one query at a time)."""
+    row = db.session.execute(_SEAT_BY_TOKEN, {"token_hash": token_hash(token)}).one_or_none()
+    return None if row is None else (row[0], row[1])
 
 
 def table_game(table: Table, game_id: int) -> Game | None:

@@ -54,11 +54,12 @@ def authorized_seat(table_id: int, game_id: int) -> Seat | None:
     """The seat of game ``game_id`` whose own token the request carries; None if it carries the
     table's token instead (a watcher). 401 for any other token; 404 if the seat's game is not
     ``game_id`` of table ``table_id``."""
-    seat = queries.seat_by_token(bearer_token())
-    if seat is None:
+    found = queries.seat_and_table_by_token(bearer_token())
+    if found is None:
         authorized_table(table_id)
         return None
-    if seat.side.game_id != game_id or seat.side.game.table_id != table_id:
+    seat, seat_table_id = found
+    if seat.side.game_id != game_id or seat_table_id != table_id:
         raise NotFound(NO_SUCH_GAME)
     return seat
 

@@ -147,3 +147,38 @@ def test_prune_reads_its_setting_and_refuses_a_length_it_cannot_read(
     ran = runner.invoke(args=["tables", "prune"])
     assert ran.exit_code == 0 and "unused for 30 days" in ran.output
     assert _table_names(app) == []
+
+
+def test_the_operator_deletes_a_table_by_its_id_after_asking(
+    app: Flask, runner: FlaskCliRunner
+) -> None:
+    """An erasure request reaches the server's operator, who has no table token: the command
+    asks before it deletes, and deletes only the table named."""
+    client = app.test_client()
+    club, family = create_table(client, "Club"), create_table(client, "Family")
+    club.add_players("Ann", "Bob")
+    declined = runner.invoke(args=["tables", "delete", str(club.id)], input="n\n")
+    assert declined.exit_code == 1 and "Delete table" in declined.output
+    assert club.get("").status_code == 200
+    ran = runner.invoke(args=["tables", "delete", str(club.id), "--yes"])
+    assert ran.exit_code == 0, ran.output
+    assert ran.output == f"Deleted table {club.id} (Club).\n"
+    assert club.get("").status_code == 401  # its token opens nothing now
+    assert family.get("").status_code == 200
+    missing = runner.invoke(args=["tables", "delete", str(club.id), "--yes"])
+    assert missing.exit_code == 2 and f"There is no table {club.id}" in missing.output
+
+
+def test_the_operator_erases_a_players_name(app: Flask, runner: FlaskCliRunner) -> None:
+    client = app.test_client()
+    club = create_table(client, "Club")
+    ann, bob = club.add_players("Ann", "Bob")
+    game = club.start_game(2, [[ann], [bob]])
+    assert club.post(f"/games/{game['id']}/hands", HAND).status_code == 201
+    ran = runner.invoke(args=["tables", "erase-player", str(club.id), "ann"])
+    assert ran.exit_code == 0, ran.output
+    assert "Erased player 1" in ran.output
+    shown = club.get(f"/games/{game['id']}").get_data(as_text=True)
+    assert "Ann" not in shown and "Erased player 1" in shown and "Bob" in shown
+    unknown = runner.invoke(args=["tables", "erase-player", str(club.id), "Zoé"])
+    assert unknown.exit_code == 2 and "no player named 'Zoé'" in unknown.output
