@@ -23,7 +23,7 @@ import os
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Literal, NamedTuple
 
 from flask import Flask, current_app, has_app_context
@@ -39,6 +39,10 @@ log = logging.getLogger(__name__)
 
 GONE = 2**62
 """The version a game deleted meanwhile is taken to have: past any version a phone showed."""
+
+
+GONE_EVERY = 5.0
+"""Seconds between two looks at whether a waiting request's asker went away."""
 
 
 class Watched(NamedTuple):
@@ -89,9 +93,17 @@ class VersionWatch:
         with self._changed:
             return sum(self._waiting.values())
 
-    def wait(self, watched: Watched, version: int, timeout: float) -> bool:
+    def wait(
+        self,
+        watched: Watched,
+        version: int,
+        timeout: float,
+        gone: Callable[[], bool] | None = None,
+    ) -> bool:
         """Block until ``watched`` is past ``version`` (True), ``timeout`` seconds have passed
-        (False), or the worker stops (True: answer at once, the phone asks again)."""
+        (False), or the worker stops (True: answer at once, the phone asks again); with
+        ``gone``, also once it says the asker went away (False), looked at every
+        ``GONE_EVERY`` seconds."""
         deadline = time.monotonic() + timeout
         with self._changed:
             if watched not in self._waiting:
@@ -103,9 +115,9 @@ class VersionWatch:
             try:
                 while not self._stopped and self._versions.get(watched, 0) <= version:
                     remaining = deadline - time.monotonic()
-                    if remaining <= 0:
+                    if remaining <= 0 or (gone is not None and gone()):
                         return False
-                    self._changed.wait(remaining)
+                    self._changed.wait(remaining if gone is None else min(remaining, GONE_EVERY))
                 return True
             finally:
                 self._waiting[watched] -= 1
