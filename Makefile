@@ -187,6 +187,8 @@ bench: $(VENV)/.installed-test compiled
 	$(BIN)/python benchmarks/virtual_moves.py
 	$(BIN)/python benchmarks/leaderboard.py
 	$(BIN)/python benchmarks/feed.py
+	$(BIN)/python benchmarks/live.py --paced --behind caddy  # a club's evening: needs caddy
+	$(BIN)/python benchmarks/live.py --phones 340 --virtual-games 100 --modes threads,gevent
 
 # The documentation site (mkdocs.yml) into site/, strictly: a warning, a broken link or anchor, a
 # page left out of the nav, fails it. Open site/index.html, or `.venv/bin/mkdocs serve` while

@@ -5,8 +5,10 @@ another worker on the same database."""
 from __future__ import annotations
 
 import contextlib
+import json
 import threading
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -149,3 +151,20 @@ def written_while_waiting(
             return answer, time.monotonic() - began
         finally:
             thread.join()
+
+
+def ask(url: str, headers: dict[str, str], body: object = None) -> tuple[int, dict[str, str], Any]:
+    """``url`` asked of a server a test started, with ``headers`` (POST ``body`` as JSON if
+    given): its status, its headers and its JSON body (None if it has none)."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, headers=headers)
+    if data is not None:
+        request.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            status, fields, text = answer.status, dict(answer.headers), answer.read()
+    except urllib.error.HTTPError as error:
+        with error:
+            status, fields, text = error.code, dict(error.headers), error.read()
+    is_json = fields.get("Content-Type", "").endswith("json")
+    return status, fields, json.loads(text) if is_json else None

@@ -5,8 +5,9 @@ the watch over the versions (:mod:`scorekeeper.storage.versions`) reads them onl
   time any other connection commits, from any process on the file. A look costs a few
   microseconds, where reading the versions of the games waited on costs a query.
 * **PostgreSQL:** LISTEN on a connection of the watch's own. A transaction that changes a game
-  says so with NOTIFY (:func:`notify`), which PostgreSQL delivers when it commits and drops when it
-  rolls back: from any worker on any host, and nothing is read while nothing changes.
+  says so with NOTIFY (:func:`notify`), naming the new versions, which PostgreSQL delivers when it
+  commits and drops when it rolls back: from any worker on any host, and nothing is read, neither
+  while nothing changes nor when something does.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import os
 import select
 import time
 from collections.abc import Iterable
-from typing import Any, Protocol
+from typing import Any, Literal, NamedTuple, Protocol
 
 from sqlalchemy import Engine, text
 from sqlalchemy.orm import Session
@@ -24,13 +25,30 @@ CHANNEL = "scorekeeper_games"
 """PostgreSQL's channel for the games and the feeds a transaction changed."""
 
 
+Kind = Literal["game", "feed"]
+Key = tuple[Kind, int]
+"""What changed: ``("game", id)`` or ``("feed", table id)``."""
+
+
+class Heard(NamedTuple):
+    """What a listening connection heard: the versions some changes named (``versions``), and
+    whether anything else may have changed (``unknown``: read every version waited on)."""
+
+    unknown: bool
+    versions: dict[Key, int]
+
+
+NOTHING = Heard(False, {})
+ANYTHING = Heard(True, {})
+
+
 class Changes(Protocol):
     """A connection of its own that says whether the database changed."""
 
-    def wait(self, bell: int) -> bool:
+    def wait(self, bell: int) -> Heard:
         """Return when the database may have changed, or something is written to the file
-        descriptor ``bell`` (the watch has a new game to read): whether another connection
-        committed a change since the last call (or may have: a signal may be early, never
+        descriptor ``bell`` (the watch has a new game to read): what another connection
+        committed since the last call, as far as it is known (a signal may be early, never
         late). Whatever was written to ``bell`` is read."""
 
     def close(self) -> None:
@@ -55,11 +73,11 @@ class DataVersion:
         finally:
             cursor.close()
 
-    def wait(self, bell: int) -> bool:
+    def wait(self, bell: int) -> Heard:
         ready(bell, self._interval)
         version = self._version()
         changed, self._last = version != self._last, version
-        return changed
+        return ANYTHING if changed else NOTHING
 
     def close(self) -> None:
         self._connection.close()
@@ -82,7 +100,7 @@ class Notifications:
         self._connection.execute(f"LISTEN {CHANNEL}")
         self._libpq = self._connection.pgconn
 
-    def wait(self, bell: int) -> bool:
+    def wait(self, bell: int) -> Heard:
         began = time.monotonic()
         if ready(bell, QUIET, self._libpq.socket):
             self._libpq.consume_input()
@@ -90,10 +108,10 @@ class Notifications:
             # Quiet for long: ask the connection something, which fails on one that died
             # (the watch then listens again). What it may have heard meanwhile is read anyway.
             self._connection.execute("SELECT 1")
-            return True
-        heard = False
-        while self._libpq.notifies() is not None:
-            heard = True
+            return ANYTHING
+        heard = NOTHING
+        while (notification := self._libpq.notifies()) is not None:
+            heard = _with(heard, notification.extra.decode())
         return heard
 
     def close(self) -> None:
@@ -126,13 +144,38 @@ def listen(engine: Engine, interval: float) -> Changes:
     return DataVersion(engine, interval)
 
 
-def notify(session: Session, changed: Iterable[int | str]) -> None:
-    """Tell the watches of every worker, at the commit of ``session``'s transaction, that it
-    changed these games (their ids) or tables' feeds (``t`` and their ids): PostgreSQL; SQLite's
-    data version needs nothing."""
-    ids = sorted({str(key) for key in changed})
-    if ids and session.get_bind().dialect.name == "postgresql":
-        payload = ",".join(map(str, ids))
-        session.connection().execute(
-            text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload}
-        )
+PAYLOAD_LIMIT = 7000
+"""Bytes of versions a NOTIFY carries at most (PostgreSQL's limit is 8,000): a transaction that
+changed more says only that something changed, and every version waited on is read."""
+_KINDS: dict[Kind, str] = {"game": "g", "feed": "t"}
+_NAMED: dict[str, Kind] = {letter: kind for kind, letter in _KINDS.items()}
+
+
+def notify(session: Session, changed: Iterable[tuple[Key, int]]) -> None:
+    """Tell the watches of every worker, at the commit of ``session``'s transaction, the new
+    versions of the games and the feeds it changed (``g12=7,t3=55``), so that no worker reads
+    them: PostgreSQL; SQLite's data version needs nothing. ``changed``: each key with its
+    version."""
+    named = sorted(changed)
+    if not named or session.get_bind().dialect.name != "postgresql":
+        return
+    payload = ",".join(f"{_KINDS[kind]}{key_id}={version}" for (kind, key_id), version in named)
+    if len(payload) > PAYLOAD_LIMIT:
+        payload = "*"
+    session.connection().execute(
+        text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload}
+    )
+
+
+def _with(heard: Heard, payload: str) -> Heard:
+    """``heard`` and what one notification's ``payload`` says (:func:`notify`); one it cannot
+    read (an older server's, or ``*``) says that anything may have changed."""
+    versions = dict(heard.versions)
+    try:
+        for item in payload.split(","):
+            named, _, version = item.partition("=")
+            key = (_NAMED[named[0]], int(named[1:]))
+            versions[key] = max(versions.get(key, 0), int(version))
+    except (KeyError, ValueError, IndexError):
+        return Heard(True, versions)
+    return Heard(heard.unknown, versions)

@@ -285,7 +285,7 @@ def write_events(session: Session, facts: list[Fact]) -> dict[int, int]:
         ]
         connection.execute(_EVENTS, rows)
         last[table_id] = count
-    changes.notify(session, [f"t{table_id}" for table_id in last])
+    changes.notify(session, ((("feed", table_id), count) for table_id, count in last.items()))
     return last
 
 

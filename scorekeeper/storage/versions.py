@@ -24,7 +24,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
-from typing import Any, Literal, NamedTuple
+from typing import Any, NamedTuple
 
 from flask import Flask, current_app, has_app_context
 from sqlalchemy import Engine, event, select
@@ -48,7 +48,7 @@ GONE_EVERY = 5.0
 class Watched(NamedTuple):
     """What a request waits on: a game (its version) or a table's feed (its event count)."""
 
-    kind: Literal["game", "feed"]
+    kind: changes.Kind
     id: int
 
 
@@ -68,18 +68,19 @@ class VersionWatch:
     def __init__(self, app: Flask, interval: float) -> None:
         self.app = app
         self.interval = interval
-        # One lock, two conditions: the requests waiting are woken when a version moves, the
-        # thread when someone starts waiting. A request that starts waiting wakes the thread
-        # only, not the others waiting (200 followers of a feed asking again after an event
-        # would otherwise wake one another 200 × 200 times).
-        lock = threading.Lock()
-        self._changed = threading.Condition(lock)
-        self._wanted = threading.Condition(lock)
+        # One lock, a condition for each game (or feed) waited on and one for the thread: the
+        # requests waiting on a game are woken when its version moves, and no others (a move
+        # would otherwise wake every request waiting in the worker, hundreds under gevent); the
+        # thread when someone starts waiting, and no request (200 followers of a feed asking
+        # again after an event would otherwise wake one another 200 × 200 times).
+        self._lock = threading.Lock()
+        self._changed: dict[Watched, threading.Condition] = {}  # one per game or feed waited on
+        self._wanted = threading.Condition(self._lock)
         self._waiting: Counter[Watched] = Counter()  # what is waited on -> requests waiting
         self._versions: dict[Watched, int] = {}  # what is waited on -> highest version seen
         self._thread: threading.Thread | None = None
         self._stopped = False
-        self._unread = False  # a game waited on whose version the watch has not read yet
+        self._unread: set[Watched] = set()  # waited on, their versions not read yet
         # The thread's bell (a pipe, made with the thread): rung when it has a new game to read,
         # or must stop.
         self._bell: int | None = None
@@ -90,7 +91,7 @@ class VersionWatch:
     @property
     def waiting(self) -> int:
         """How many requests wait now."""
-        with self._changed:
+        with self._lock:
             return sum(self._waiting.values())
 
     def wait(
@@ -105,10 +106,12 @@ class VersionWatch:
         ``gone``, also once it says the asker went away (False), looked at every
         ``GONE_EVERY`` seconds."""
         deadline = time.monotonic() + timeout
-        with self._changed:
+        with self._lock:
             if watched not in self._waiting:
-                self._unread = True  # it may have moved before its waiter came: read it now
+                self._unread.add(watched)  # it may have moved before its waiter came: read it
                 self._ring()
+                self._changed[watched] = threading.Condition(self._lock)
+            changed = self._changed[watched]
             self._waiting[watched] += 1
             self._start()
             self._wanted.notify()  # the thread may be asleep with nobody to read for
@@ -117,30 +120,29 @@ class VersionWatch:
                     remaining = deadline - time.monotonic()
                     if remaining <= 0 or (gone is not None and gone()):
                         return False
-                    self._changed.wait(remaining if gone is None else min(remaining, GONE_EVERY))
+                    changed.wait(remaining if gone is None else min(remaining, GONE_EVERY))
                 return True
             finally:
                 self._waiting[watched] -= 1
                 if self._waiting[watched] <= 0:
                     del self._waiting[watched]
+                    del self._changed[watched]
                     self._versions.pop(watched, None)
 
     def seen(self, versions: dict[Watched, int]) -> None:
         """Versions learnt (read, or committed in this worker): wake whoever waits on them."""
-        with self._changed:
-            moved = False
+        with self._lock:
             for watched, version in versions.items():
                 if watched in self._waiting and version > self._versions.get(watched, 0):
                     self._versions[watched] = version
-                    moved = True
-            if moved:
-                self._changed.notify_all()
+                    self._changed[watched].notify_all()
 
     def stop(self) -> None:
         """The worker stops: every request waiting answers now, and the thread ends."""
-        with self._changed:
+        with self._lock:
             self._stopped = True
-            self._changed.notify_all()
+            for changed in self._changed.values():
+                changed.notify_all()
             self._wanted.notify_all()
             self._ring()
 
@@ -166,7 +168,7 @@ class VersionWatch:
         listening: changes.Changes | None = None
         try:
             while True:
-                with self._changed:
+                with self._lock:
                     while not self._waiting and not self._stopped:
                         if listening is not None:  # nobody waits: listen to nothing
                             listening.close()
@@ -177,14 +179,16 @@ class VersionWatch:
                 try:
                     if listening is None:
                         listening = changes.listen(self._database(), self.interval)
-                        moved = True  # what changed before it listened
+                        heard = changes.ANYTHING  # what changed before it listened
                     else:
-                        moved = listening.wait(self._bell)
-                    with self._changed:
-                        moved, self._unread = moved or self._unread, False
-                        waited_on = list(self._waiting)
-                    if moved and waited_on:
-                        self.seen(self._read(waited_on))
+                        heard = listening.wait(self._bell)
+                    # The changes named with their versions: nothing to read.
+                    self.seen({Watched(*key): version for key, version in heard.versions.items()})
+                    with self._lock:
+                        unread, self._unread = self._unread, set()
+                        to_read = list(self._waiting) if heard.unknown else list(unread)
+                    if to_read:
+                        self.seen(self._read(to_read))
                 except Exception:  # the database away for a moment: listen and read again
                     log.warning("could not read the versions of the games waited on", exc_info=True)
                     if listening is not None:
@@ -244,7 +248,7 @@ def _note(session: Session, _context: Any) -> None:
         if isinstance(instance, Game) and instance.id is not None
     }
     noted.update(flushed)
-    changes.notify(session, [watched.id for watched in flushed])
+    changes.notify(session, flushed.items())
 
 
 def gone(session: Session, *, games: Iterable[int], tables: Iterable[int]) -> None:
@@ -253,9 +257,10 @@ def gone(session: Session, *, games: Iterable[int], tables: Iterable[int]) -> No
     reads them gone."""
     games, tables = list(games), list(tables)
     noted = session.info.setdefault(_CHANGED, {})
-    noted.update({game(game_id): GONE for game_id in games})
-    noted.update({feed(table_id): GONE for table_id in tables})
-    changes.notify(session, [*games, *(f"t{table_id}" for table_id in tables)])
+    gone_now = {game(game_id): GONE for game_id in games}
+    gone_now.update({feed(table_id): GONE for table_id in tables})
+    noted.update(gone_now)
+    changes.notify(session, gone_now.items())
 
 
 @event.listens_for(Session, "after_commit")

@@ -134,17 +134,25 @@ def test_the_leaderboard_benchmark_prints_its_ratio_to_the_history_page() -> Non
     )
 
 
-@pytest.mark.slow(40)
+@pytest.mark.slow(60)
 def test_the_live_benchmark_prints_a_row_per_mode_and_the_cost_per_phone() -> None:
-    """Its phones through Caddy, as the figures quoted are measured."""
+    """An evening of ``--phones N`` in the club's proportions, its phones through Caddy, as the
+    figures quoted are measured: a row per server, and what a phone costs each against polling."""
     needed("caddy")
-    stdout = printed("live.py", "--seconds", "2", "--backend", "sqlite", "--behind", "caddy")
+    stdout = printed(
+        "live.py", "--seconds", "2", "--phones", "40", "--backend", "sqlite", "--behind", "caddy"
+    )
+    assert "40 phones: 8 virtual games × 3 phones, 4 scoreboards with 16" in stdout
     assert "behind caddy" in stdout
     figure, mean_max = r" +([\d.]+|nan)", r" +[\d.]+ / \d+"
-    for mode in ("polling", "live"):
-        row = rf"^{mode} +30 +\d+({figure}){{3}} +[\d.]+%{figure} +[\d.]+{mean_max}{mean_max}$"
+    for mode in ("polling", "threads", "gevent"):
+        row = (
+            rf"^{mode} +40 +\d+({figure}){{3}} +[\d.]+% +\d+ +[\d.]+{figure}{mean_max}"
+            r" +\d+ +[\d.]+%$"
+        )
         assert re.search(row, stdout, re.MULTILINE), (mode, stdout)
-    assert re.search(r"^server CPU per phone, live against polling: ×[\d.]+;", stdout, re.M)
+    for mode in ("threads", "gevent"):
+        assert re.search(rf"^server CPU per phone, {mode} against polling: ×[\d.]+;", stdout, re.M)
 
 
 @pytest.mark.slow(30)

@@ -9,7 +9,6 @@ The rest of the suite runs with the limits off (``tests/conftest.py``); these te
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -17,8 +16,6 @@ import signal
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -37,7 +34,7 @@ from tests.api.conftest import TableAccess, create_table
 from tests.conftest import IN_CI, migrate
 from tests.contract import ContractClient
 from tests.postgres import _free_port
-from tests.running import wait_until_serving
+from tests.running import ask, wait_until_serving
 
 PHONE = {"X-Forwarded-For": "192.0.2.1"}
 OTHER_PHONE = {"X-Forwarded-For": "198.51.100.7"}
@@ -467,23 +464,6 @@ class Gunicorn:
             yield
         finally:
             os.kill(other, signal.SIGCONT)
-
-
-def ask(url: str, headers: dict[str, str], body: object = None) -> tuple[int, dict[str, str], Any]:
-    """``url`` asked with ``headers`` (POST ``body`` as JSON if given): its status, its headers
-    and its JSON body (None if it has none)."""
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, headers=headers)
-    if data is not None:
-        request.add_header("Content-Type", "application/json")
-    try:
-        with urllib.request.urlopen(request, timeout=10) as answer:
-            status, fields, text = answer.status, dict(answer.headers), answer.read()
-    except urllib.error.HTTPError as error:
-        with error:
-            status, fields, text = error.code, dict(error.headers), error.read()
-    is_json = fields.get("Content-Type", "").endswith("json")
-    return status, fields, json.loads(text) if is_json else None
 
 
 def test_two_workers_count_together_in_redis_and_a_restart_forgets_nothing(

@@ -4,39 +4,20 @@ place back within seconds rather than at the end of its wait."""
 
 from __future__ import annotations
 
-import json
 import os
 import socket
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from scorekeeper.storage.versions import GONE_EVERY
 from tests.conftest import migrate
 from tests.postgres import _free_port
-from tests.running import wait_until_serving
-
-
-def ask(url: str, headers: dict[str, str], body: object = None) -> tuple[int, dict[str, str], Any]:
-    """``url`` asked (POST ``body`` as JSON if given): status, headers and JSON body."""
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, headers=headers)
-    if data is not None:
-        request.add_header("Content-Type", "application/json")
-    try:
-        with urllib.request.urlopen(request, timeout=60) as answer:
-            status, fields, text = answer.status, dict(answer.headers), answer.read()
-    except urllib.error.HTTPError as error:
-        with error:
-            status, fields, text = error.code, dict(error.headers), error.read()
-    return status, fields, json.loads(text) if text else None
+from tests.running import ask, wait_until_serving
 
 
 @pytest.fixture
