@@ -15,10 +15,11 @@ their CPU per phone compares like for like.
 
 Reported: the time from a move's POST to the other seat's phone holding the new state (p50,
 p90, max), the server's CPU share (of one core), its memory (resident, master and workers),
-requests/s and CPU per request, requests in progress, and the questions that asked to wait but
-were answered at once (the phone fell back to polling). The phones are one asyncio loop in this
-process, each with a keep-alive connection of its own, so a thousand of them cost the server's
-two cores little.
+requests/s and CPU per request, requests in progress, the questions that asked to wait but
+were answered at once (the phone fell back to polling), the phones' own CPU, and how busy the
+whole machine was (every core: the database, the proxy and the phones too). The phones are one
+asyncio loop in this process, each with a keep-alive connection of its own, so a thousand of
+them cost the server's two cores little.
 
 With ``--behind caddy`` (or ``nginx``) the phones reach the server through the deploy example's
 proxy over HTTPS (its certificate a throwaway one), as a club's phones do; the CPU figures stay
@@ -353,6 +354,15 @@ def cpu_seconds(pid: int) -> float:
     return total / ticks
 
 
+def machine_seconds() -> tuple[float, float]:
+    """The machine's busy and total CPU seconds so far, every core (the database's, the
+    proxy's and the phones' included)."""
+    fields = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle and waiting for I/O
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (sum(fields) - idle) / ticks, sum(fields) / ticks
+
+
 def memory_mib(pid: int) -> float:
     """Resident memory of gunicorn's master and its workers."""
     total = 0
@@ -377,6 +387,7 @@ async def evening(night: Evening, shape: Shape, pid: int, seconds: float) -> dic
     made = await phones(night, shape)
     began, cpu = time.monotonic(), cpu_seconds(pid)
     phones_cpu = time.process_time()
+    machine = machine_seconds()
     requests = night.requests
     tasks = [asyncio.create_task(run_phone(night, *phone)) for phone in made]
     in_progress, memory = [], []
@@ -386,6 +397,7 @@ async def evening(night: Evening, shape: Shape, pid: int, seconds: float) -> dic
         memory.append(memory_mib(pid))
     elapsed, used = time.monotonic() - began, cpu_seconds(pid) - cpu
     phones_used = time.process_time() - phones_cpu
+    busy, total = (now - then for now, then in zip(machine_seconds(), machine, strict=True))
     done = night.requests - requests
     night.stop.set()
     moves = sorted(night.latencies)
@@ -402,6 +414,7 @@ async def evening(night: Evening, shape: Shape, pid: int, seconds: float) -> dic
         "max": moves[-1] if moves else float("nan"),
         "cpu": used / elapsed,
         "phones_cpu": phones_used / elapsed,
+        "machine": busy / total if total else float("nan"),
         "cpu_request": used / done * 1000 if done else float("nan"),
         "rps": done / elapsed,
         "memory": max(memory),
@@ -436,14 +449,15 @@ def run(
     print(f"\n{label}")
     print(
         "mode     phones moves  p50 s  p90 s  max s  CPU share  memory MiB  req/s  "
-        "CPU ms/request  in progress (mean/max)  fell back to polling  phones' CPU"
+        "CPU ms/request  in progress (mean/max)  fell back to polling  phones' CPU  "
+        "machine busy"
     )
     for name, r in results.items():
         print(
             f"{name:8} {r['phones']:6} {r['moves']:5} {r['p50']:6.3f} {r['p90']:6.3f} "
             f"{r['max']:6.3f} {r['cpu']:9.1%} {r['memory']:11.0f} {r['rps']:6.1f} "
             f"{r['cpu_request']:15.1f} {r['in_progress'][0]:12.1f} / {r['in_progress'][1]:<4} "
-            f"{r['fell_back']:10} {r['phones_cpu']:22.1%}"
+            f"{r['fell_back']:10} {r['phones_cpu']:22.1%} {r['machine']:13.0%}"
         )
     base = next((name for name in ("polling", "threads") if name in results), None)
     for name, r in results.items():

@@ -148,7 +148,7 @@ def test_the_live_benchmark_prints_a_row_per_mode_and_the_cost_per_phone() -> No
     for mode in ("polling", "threads", "gevent"):
         row = (
             rf"^{mode} +40 +\d+({figure}){{3}} +[\d.]+% +\d+ +[\d.]+{figure}{mean_max}"
-            r" +\d+ +[\d.]+%$"
+            r" +\d+ +[\d.]+% +\d+%$"
         )
         assert re.search(row, stdout, re.MULTILINE), (mode, stdout)
     for mode in ("threads", "gevent"):
