@@ -29,7 +29,8 @@ LIMITS = {
 """The limits of a club's server (web/limits.py says what each counts). The busiest minute of a
 club evening, 30 phones on 8 games behind one address, uses a third of the overall limit and
 less of the others (tests/web/test_limits.py plays it): the phones following a scoreboard ask
-every 2.5 s, 720 requests a minute from the club's one address. A club may keep all its games on
+every 2.5 s, and with the hands and moves that is about 990 requests in the minute from the
+club's one address. A club may keep all its games on
 one table, so a token may be as busy as the address."""
 
 
@@ -188,7 +189,7 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "PRUNE_UNUSED_FOR": None,
         "CORS_ORIGINS": [],  # the sites whose pages may call the API (cross_origin.py): none
         # Limits against abuse (web/limits.py), per address and per token, in the limits
-        # package's notation ("600 per minute", several joined by ";"; empty: none). A club's
+        # package's notation ("600 per minute", several joined by "," or ";"; empty: none). A club's
         # phones share one address behind its router, so every default is far above what a
         # busy club evening sends; docs/club.md gives stricter ones for a public instance.
         "RATELIMIT_ENABLED": True,

@@ -21,6 +21,7 @@ from sqlalchemy import func, select
 from scorekeeper.domain.games import GameStatus
 from scorekeeper.names import name_key
 from scorekeeper.services import forgetting
+from scorekeeper.storage import removal
 from scorekeeper.storage.extensions import db
 from scorekeeper.storage.models import Game, Player, Table, utcnow
 from scorekeeper.storage.transactions import one_write
@@ -195,14 +196,17 @@ def prune_command(unused_for: str | None, dry_run: bool) -> None:
 def delete_command(table_id: int, yes: bool) -> None:
     """Delete table TABLE_ID with everything in it, for good: an erasure request the server's
     operator carries out without the table's token (``scorekeeper tables`` gives the id)."""
-    with one_write():
+    try:
         table = db.session.get(Table, table_id)
         if table is None:
             raise click.UsageError(f"There is no table {table_id}: see `scorekeeper tables`.")
         name = table.name
-        if not yes:
-            click.confirm(f"Delete table {table_id} ({name}) and everything in it?", abort=True)
-        forgetting.delete_table(table, [table.etag])
+    finally:
+        db.session.remove()  # nothing held while the operator reads the question
+    if not yes:
+        click.confirm(f"Delete table {table_id} ({name}) and everything in it?", abort=True)
+    with one_write():
+        removal.delete_tables([table_id])
     click.echo(f"Deleted table {table_id} ({name}).")
 
 

@@ -47,12 +47,7 @@ def delete_table(table: Table, versions_read: Collection[str] | None) -> None:
     """Delete ``table`` and everything in it, provided ``versions_read`` (an ``If-Match``, or a
     page's confirmation) names its current version: whoever confirms has seen the table as it
     is, not as it was before the last hand."""
-    locked = db.session.execute(
-        select(Table)
-        .where(Table.id == table.id)
-        .with_for_update()
-        .execution_options(populate_existing=True)
-    ).scalar_one()
+    (locked,) = removal.lock_tables([table.id])
     if versions_read is None:
         raise VersionRequired(
             N_("Deleting a table must say which version of it was read (its ETag, in If-Match).")

@@ -53,12 +53,32 @@ def _owned(table_ids: Collection[int]) -> list[Delete]:
     ]
 
 
+def lock_tables(table_ids: Collection[int]) -> list[Table]:
+    """The tables ``table_ids`` (those that are still there), locked for the rest of the
+    transaction, as they stand: their games' rows first, then the tables', in the order a write
+    takes them (a hand locks its game, then counts its event on its table's row). A write under
+    way is waited for, not deadlocked with, and what it wrote is deleted too (or makes the version
+    read stale); a game made meanwhile waits for the deletion, and finds its table gone."""
+    ids = sorted(table_ids)
+    db.session.execute(
+        select(Game.id).where(Game.table_id.in_(ids)).order_by(Game.id).with_for_update()
+    ).all()
+    locked = (
+        select(Table)
+        .where(Table.id.in_(ids))
+        .order_by(Table.id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    return list(db.session.execute(locked).scalars())
+
+
 def delete_tables(table_ids: Collection[int]) -> None:
-    """Delete the tables ``table_ids`` and every row they own, in the session's transaction;
-    the session forgets what it held of them."""
+    """Delete the tables ``table_ids`` and every row they own, in the session's transaction,
+    locked first (:func:`lock_tables`); the session forgets what it held of them."""
     if not table_ids:
         return
-    ids = sorted(table_ids)
+    ids = [table.id for table in lock_tables(table_ids)]
     game_ids = list(db.session.execute(select(Game.id).where(Game.table_id.in_(ids))).scalars())
     db.session.flush()  # nothing pending lands after the deletes
     for statement in _owned(ids):

@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import fcntl
 import os
-import sys
 import threading
-from collections.abc import Callable
 from contextvars import ContextVar, Token
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +21,8 @@ from typing import Any
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, SessionTransaction
+
+from scorekeeper.storage import event_loop
 
 PRAGMAS = ("journal_mode=WAL", "foreign_keys=ON", "busy_timeout=5000", "synchronous=FULL")
 """WAL so readers never wait for the writer; foreign keys enforced; a busy timeout rather than an
@@ -98,21 +98,10 @@ def _lock(database: str) -> None:
         if descriptor is None:
             descriptor = os.open(database + "-writer.lock", os.O_RDWR | os.O_CREAT, 0o600)
             _lock_files[database] = descriptor
-        blocking(fcntl.flock, descriptor, fcntl.LOCK_EX)
+        event_loop.off_the_loop(fcntl.flock, descriptor, fcntl.LOCK_EX)
     except BaseException:
         _thread_lock.release()
         raise
-
-
-def blocking(call: Callable[..., Any], *args: Any) -> Any:
-    """``call(*args)``, which blocks its thread until another process lets go: under gevent's
-    worker (which makes this module's thread lock a greenlet's), in gevent's pool of native
-    threads, so that the worker's other requests go on meanwhile instead of the whole process
-    stopping until the other worker's write is over."""
-    gevent = sys.modules.get("gevent")
-    if gevent is not None and gevent.monkey.is_module_patched("threading"):
-        return gevent.get_hub().threadpool.apply(call, args)
-    return call(*args)
 
 
 @event.listens_for(Engine, "connect")

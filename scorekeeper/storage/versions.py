@@ -5,14 +5,16 @@ A phone that shows a game asks whether it changed, and may ask the server to wai
 (a long poll, :mod:`scorekeeper.web.live`). What tells a waiting request that the game changed must
 reach it from any worker and any host that wrote the change, on SQLite and on PostgreSQL alike, so
 the watch asks the database itself. While anyone waits, one thread per worker listens for changes
-(:mod:`scorekeeper.storage.changes`: SQLite's data version, looked at every ``LIVE_INTERVAL``
-seconds, 0.2 by default; PostgreSQL's NOTIFY, heard at once) and, when another connection has
-committed one, reads the versions of every game waited on in one query, waking the requests whose
-game moved past the version they showed. A commit in the same worker wakes them at once, before
-that read. Nobody waiting: the thread sleeps, listens to nothing and reads nothing.
+(:mod:`scorekeeper.storage.changes`) and wakes the requests whose game moved past the version
+they showed, and only those. PostgreSQL's NOTIFY, heard at once, names the new versions: nothing
+is read. SQLite's data version, looked at every ``LIVE_INTERVAL`` seconds (0.2 by default), says
+only that another connection committed something: then the versions of every game waited on are
+read, in one query. A commit in the same worker wakes its waiters at once, and a game newly
+waited on is read alone (it may have moved before its waiter came). Nobody waiting: the thread
+sleeps, listens to nothing and reads nothing.
 
-The database's cost is one small indexed query per change committed elsewhere, per worker with
-anyone waiting, however many phones wait; a request waiting holds no connection and no
+The database's cost is at most one small indexed query per change committed elsewhere, per worker
+with anyone waiting, however many phones wait; a request waiting holds no connection and no
 transaction.
 """
 
@@ -112,10 +114,10 @@ class VersionWatch:
                 self._ring()
                 self._changed[watched] = threading.Condition(self._lock)
             changed = self._changed[watched]
-            self._waiting[watched] += 1
-            self._start()
-            self._wanted.notify()  # the thread may be asleep with nobody to read for
             try:
+                self._waiting[watched] += 1
+                self._start()
+                self._wanted.notify()  # the thread may be asleep with nobody to read for
                 while not self._stopped and self._versions.get(watched, 0) <= version:
                     remaining = deadline - time.monotonic()
                     if remaining <= 0 or (gone is not None and gone()):

@@ -13,10 +13,10 @@ it carries one, by its token:
 * **requests**: every request, reads included (static files aside).
 
 The limits are settings (``LIMIT_*``, :func:`scorekeeper.config.defaults`), written in the
-``limits`` package's notation (``"600 per minute"``, several joined by ``;``; empty: none). The
-defaults leave a whole club behind one Wi-Fi address (its phones share it through the router's
-NAT) far from every limit on a busy evening; ``docs/club.md`` gives stricter ones for a public
-instance. The counters live in each worker's memory by default, or in Redis when
+``limits`` package's notation (``"600 per minute"``, several joined by ``,`` or ``;``; empty:
+none). The defaults leave a whole club behind one Wi-Fi address (its phones share it through the
+router's NAT) far from every limit on a busy evening; ``docs/club.md`` gives stricter ones for a
+public instance. The counters live in each worker's memory by default, or in Redis when
 ``RATELIMIT_STORAGE_URI`` names one, so that the workers of every host count together and a
 restart forgets nothing.
 

@@ -28,7 +28,7 @@ from typing import Any, Literal, NamedTuple, TypeVar
 
 from flask import Flask, Response, current_app, g, make_response, request
 
-from scorekeeper.storage import versions
+from scorekeeper.storage import event_loop, versions
 from scorekeeper.storage.extensions import db
 from scorekeeper.web import limits
 from scorekeeper.web.security import leave_session_cookie
@@ -95,22 +95,24 @@ def waits(view: View) -> View:
             if not (response.status_code == 304 if shown.idle is None else shown.idle):
                 return response
         budget: threading.BoundedSemaphore = current_app.extensions["live_budget"]
-        holder = holders(current_app).holder()
+        shares, holder = holders(current_app), WaitHolders.holder()
         if not budget.acquire(blocking=False):  # no Preference-Applied: the page polls
             return response or make_response(view(*args, **kwargs))
-        if not holders(current_app).take(holder):  # this phone's share is taken: it polls
+        if not shares.take(holder):  # this phone's share is taken: it polls too
             budget.release()
             return response or make_response(view(*args, **kwargs))
+        gone = asker_gone()
         try:
             timeout = float(seconds)
             if shown.wake_in is not None:
                 timeout = min(timeout, max(0.0, shown.wake_in) + WAKE_LATE)
             db.session.close()  # no connection, no snapshot held while waiting
-            watch = versions.watch(current_app)
-            watch.wait(shown.watched, shown.version, timeout, asker_gone())
+            versions.watch(current_app).wait(shown.watched, shown.version, timeout, gone)
         finally:
-            holders(current_app).give_back(holder)
+            shares.give_back(holder)
             budget.release()
+        if gone is not None and gone():  # nobody to read the answer for
+            return Response(status=304)
         g.pop("live_shown", None)
         response = make_response(view(*args, **kwargs))
         answers.remember(key, response, g.pop("live_shown", None))
@@ -219,7 +221,7 @@ class WaitHolders:
 
     @property
     def held(self) -> int:
-        """The waiting places held now, by all."""
+        """The waiting places held now, by all: what a test or a look at a worker counts."""
         with self._lock:
             return sum(count for (kind, _), count in self._held.items() if kind == "address")
 
@@ -237,9 +239,11 @@ class WaitHolders:
             return True
 
     def give_back(self, holder: Holder) -> None:
+        """Give back the place :meth:`take` took for ``holder``."""
+        keys = [key for key, _ in self._shares(holder)]
         with self._lock:
-            self._held.subtract(key for key, _ in self._shares(holder))
-            for key, _ in self._shares(holder):
+            self._held.subtract(keys)
+            for key in keys:
                 if self._held[key] <= 0:
                     del self._held[key]
 
@@ -251,11 +255,13 @@ class WaitHolders:
 
 
 def holders(app: Flask) -> WaitHolders:
+    """The app's shares of waiting places (this worker's)."""
     found: WaitHolders = app.extensions["live_holders"]
     return found
 
 
 def recent_answers(app: Flask) -> RecentAnswers:
+    """The app's memory of the answers its waiting views gave (this worker's)."""
     found: RecentAnswers = app.extensions["live_answers"]
     return found
 
@@ -310,11 +316,21 @@ def server_size(handler: Callable[..., Any]) -> ServerSize | None:
     """What the worker whose SIGTERM ``handler`` this is can hold (gunicorn's ``--threads``, or
     ``--worker-connections`` for an event-loop worker), or None for a server that does not say."""
     worker = getattr(handler, "__self__", None)
-    connections = getattr(worker, "worker_connections", None)  # gunicorn's AsyncWorker
-    if isinstance(connections, int) and connections > 0:
+    connections = getattr(worker, "worker_connections", None)
+    if _event_loop_worker(worker) and isinstance(connections, int) and connections > 0:
         return ServerSize("connections", connections)
     threads = getattr(getattr(worker, "cfg", None), "threads", None)
     return ServerSize("threads", threads) if isinstance(threads, int) and threads > 0 else None
+
+
+def _event_loop_worker(worker: object) -> bool:
+    """Whether ``worker`` is gunicorn's event-loop worker (gevent's): its threaded worker has
+    ``worker_connections`` too, but each of its requests holds a thread."""
+    try:
+        from gunicorn.workers.base_async import AsyncWorker
+    except ImportError:  # served by another server
+        return False
+    return isinstance(worker, AsyncWorker)
 
 
 def waiters_allowed(app: Flask, size: ServerSize | None) -> int:
@@ -341,7 +357,7 @@ def waiters_allowed(app: Flask, size: ServerSize | None) -> int:
 
 def _stopping(app: Flask, earlier: Callable[..., Any]) -> Callable[..., Any]:
     def handler(number: int, frame: Any) -> Any:
-        versions.watch(app).stop()
+        event_loop.soon(versions.watch(app).stop)
         return earlier(number, frame)
 
     return handler

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from gunicorn.workers.base_async import AsyncWorker
 
 from scorekeeper.services import virtual
 from scorekeeper.storage import changes, versions
@@ -231,16 +232,23 @@ def test_a_stopping_worker_ends_the_waits(table: TableAccess, app: Flask) -> Non
 
 
 class Worker:
-    """A server's worker as gunicorn's is, for its SIGTERM handler: its settings say its threads
-    (gthread), or it says its connections (an event-loop worker, gevent's)."""
+    """A server's threaded worker as gunicorn's is, for its SIGTERM handler: its settings say its
+    threads, and it has connections too (gthread's ``worker_connections``), which do not count."""
 
-    def __init__(self, threads: int, connections: int | None = None) -> None:
+    def __init__(self, threads: int) -> None:
         self.cfg = type("Settings", (), {"threads": threads})()
-        if connections is not None:
-            self.worker_connections = connections
+        self.worker_connections = 1000
 
     def handle_exit(self, number: int, frame: Any) -> None:
         """The worker's own handler."""
+
+
+class EventLoopWorker(AsyncWorker):  # type: ignore[misc]
+    """gunicorn's event-loop worker (gevent's is one), made without a server behind it."""
+
+    def __init__(self, connections: int) -> None:  # not gunicorn's: nothing to serve
+        self.cfg = type("Settings", (), {"threads": 1})()
+        self.worker_connections = connections
 
 
 @pytest.mark.parametrize(("threads", "budget"), [(16, 12), (8, 4), (4, 0), (1, 0)])
@@ -261,7 +269,7 @@ def test_an_event_loop_worker_lets_all_but_a_tenth_of_its_connections_wait(
 ) -> None:
     """Under gevent a waiting question holds a connection, not a thread: the budget is the
     worker's connections, less a tenth kept for the moves that end the waits."""
-    size = live.server_size(Worker(1, connections).handle_exit)
+    size = live.server_size(EventLoopWorker(connections).handle_exit)
     assert size == live.ServerSize("connections", connections)
     assert live.waiters_allowed(app, size) == budget
 

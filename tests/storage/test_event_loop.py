@@ -1,7 +1,9 @@
-"""SQLite's writers' queue under gevent's worker (the unit's ``-k gevent``): a request waiting
-for the other worker process to finish its write waits off the event loop, so the rest of its
-worker's requests go on meanwhile; the whole process stopping in ``flock`` is what made a move
-take seconds to reach the other phone at 340 phones (docs/contributing/live.md)."""
+"""Under gevent's worker (the unit's ``-k gevent``), in a process monkey-patched as gunicorn's
+worker is: a request waiting for the other worker process to finish its SQLite write waits off the
+event loop, so the rest of its worker's requests go on meanwhile (the whole process stopping in
+``flock`` is what made a move take seconds to reach the other phone at 340 phones,
+docs/contributing/live.md); and a signal handler's work runs in a greenlet of its own, so a lock
+held by the greenlet the signal interrupted does not stop the worker."""
 
 from __future__ import annotations
 
@@ -64,3 +66,44 @@ def test_a_write_waiting_for_the_other_worker_stops_nothing_else(tmp_path: Path)
                 worker.kill()
     finally:
         os.close(held)
+
+
+SIGNALLED = """
+from gevent import monkey
+monkey.patch_all()
+import os
+import signal
+import threading
+import gevent
+from scorekeeper.storage import event_loop
+
+lock = threading.Lock()
+
+def stop():
+    with lock:
+        print("the handler's work ran", flush=True)
+
+signal.signal(signal.SIGTERM, lambda number, frame: event_loop.soon(stop))
+with lock:  # the signal comes while this greenlet holds the lock the handler's work takes
+    os.kill(os.getpid(), signal.SIGTERM)
+    gevent.sleep(0.01)
+    print("the interrupted greenlet went on", flush=True)
+gevent.sleep(0.1)
+"""
+
+
+def test_a_signal_handlers_work_waits_for_the_lock_the_interrupted_greenlet_holds() -> None:
+    """Run in the interrupted greenlet, the work would wait for a lock that greenlet holds,
+    forever: the process would say nothing more."""
+    with subprocess.Popen(
+        [sys.executable, "-c", SIGNALLED],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    ) as worker:
+        try:
+            assert said(worker) == "the interrupted greenlet went on\n"
+            assert said(worker) == "the handler's work ran\n"
+            assert worker.wait(timeout=60) == 0
+        finally:
+            worker.kill()
