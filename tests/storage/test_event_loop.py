@@ -12,6 +12,8 @@ import os
 import select
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 WORKER = """
@@ -36,11 +38,27 @@ gevent.joinall([gevent.spawn(writer), gevent.spawn(others_go_on)])
 """
 
 
-def said(worker: subprocess.Popen[str]) -> str:
+def said(process: subprocess.Popen[str]) -> str:
     """The worker's next line, or "" if a minute goes by without one (a process stopped)."""
-    assert worker.stdout is not None
-    ready, _, _ = select.select([worker.stdout], [], [], 60)
-    return worker.stdout.readline() if ready else ""
+    assert process.stdout is not None
+    ready, _, _ = select.select([process.stdout], [], [], 60)
+    return process.stdout.readline() if ready else ""
+
+
+@contextmanager
+def worker(script: str, *args: str) -> Iterator[subprocess.Popen[str]]:
+    """``script`` run by Python as a gevent worker runs (it patches itself first), its output
+    read through :func:`said`; killed at the end of the block if still running."""
+    with subprocess.Popen(
+        [sys.executable, "-c", script, *args],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    ) as process:
+        try:
+            yield process
+        finally:
+            process.kill()
 
 
 def test_a_write_waiting_for_the_other_worker_stops_nothing_else(tmp_path: Path) -> None:
@@ -51,19 +69,11 @@ def test_a_write_waiting_for_the_other_worker_stops_nothing_else(tmp_path: Path)
     held = os.open(database + "-writer.lock", os.O_RDWR | os.O_CREAT, 0o600)
     fcntl.flock(held, fcntl.LOCK_EX)  # the other worker, mid-write
     try:
-        with subprocess.Popen(
-            [sys.executable, "-c", WORKER, database],
-            stdout=subprocess.PIPE,
-            text=True,
-            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
-        ) as worker:
-            try:
-                assert said(worker) == "another request went on\n"
-                fcntl.flock(held, fcntl.LOCK_UN)  # the other worker's write is over
-                assert said(worker) == "write lock taken\n"
-                assert worker.wait(timeout=60) == 0
-            finally:
-                worker.kill()
+        with worker(WORKER, database) as process:
+            assert said(process) == "another request went on\n"
+            fcntl.flock(held, fcntl.LOCK_UN)  # the other worker's write is over
+            assert said(process) == "write lock taken\n"
+            assert process.wait(timeout=60) == 0
     finally:
         os.close(held)
 
@@ -95,15 +105,7 @@ gevent.sleep(0.1)
 def test_a_signal_handlers_work_waits_for_the_lock_the_interrupted_greenlet_holds() -> None:
     """Run in the interrupted greenlet, the work would wait for a lock that greenlet holds,
     forever: the process would say nothing more."""
-    with subprocess.Popen(
-        [sys.executable, "-c", SIGNALLED],
-        stdout=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
-    ) as worker:
-        try:
-            assert said(worker) == "the interrupted greenlet went on\n"
-            assert said(worker) == "the handler's work ran\n"
-            assert worker.wait(timeout=60) == 0
-        finally:
-            worker.kill()
+    with worker(SIGNALLED) as process:
+        assert said(process) == "the interrupted greenlet went on\n"
+        assert said(process) == "the handler's work ran\n"
+        assert process.wait(timeout=60) == 0
