@@ -83,8 +83,8 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/uv
 	@$(call quietly,install.log,$(INSTALL) '.[$(TEST_EXTRAS)]')
 	@touch $(VENV)/.installed-compiler $(VENV)/.installed-docs $@
 
-# What building the documentation site takes: the `docs` extra (MkDocs, its Material theme, and
-# Pillow for the pictures).
+# What building the documentation site takes: the `docs` extra (MkDocs, its Material theme, the
+# i18n plugin that builds the French pages with a French interface, and Pillow for the pictures).
 $(VENV)/.installed-docs: pyproject.toml | $(BIN)/uv
 	@echo "Installing the documentation's tools into $(VENV) (uv's words: $(LOGS)/install.log)."
 	@$(call quietly,install.log,$(INSTALL) '.[docs]')

@@ -89,9 +89,13 @@ class Scene:
 
     def alt(self, language: str) -> str:
         """The picture's alt text in ``language``, as the guides write it under the picture; the
-        French typeset as the pages are (a narrow no-break space before ``: ; ! ?``)."""
+        French typeset as the pages are (a narrow no-break space before ``: ; ! ?`` and between
+        the groups of a number's thousands)."""
         text = self.words[language]
-        return re.sub(r" ([:;!?])", "\u202f\\1", text) if language == "fr" else text
+        if language != "fr":
+            return text
+        text = re.sub(r"(?<=\d) (?=\d{3}(?!\d))", "\u202f", text)
+        return re.sub(r" ([:;!?])", "\u202f\\1", text)
 
     def file(self, language: str) -> str:
         """The picture's path under the pictures' folder."""

@@ -2,9 +2,10 @@
 
 What is run, and how:
 
-- The README, then the site's pages in the order of its navigation (``mkdocs.yml``), are read
-  block by block. The organiser's guide, ``docs/club.md``, is left out: it is walked as the
-  service's user on PostgreSQL by ``test_club_guide.py``.
+- The README, then the site's pages in the order of its navigation (``mkdocs.yml``, each page's
+  French version under ``docs/fr/`` right after it), are read block by block. The organiser's
+  guide, ``docs/club.md``, is left out: it is walked as the service's user on PostgreSQL by
+  ``test_club_guide.py``.
 - Each ```json block must name, in the prose just above it, the file of ``examples/`` it shows,
   and must be that file. Each ```sh block is run for real, all of them in one bash session (so
   shell variables carry from block to block, and from page to page, as they do for a reader
@@ -67,8 +68,24 @@ MARK = "@@mark "
 STATUS = "@@status "
 
 
+FRENCH = DOCS / "fr"
+"""The French tree of the site (mkdocs-static-i18n's folder layout): each page has the name of
+the English page it translates, and the nav names only the English one."""
+
+
 def nav_pages() -> list[Path]:
-    """The site's pages in the order of its navigation."""
+    """The site's pages in the order of its navigation, each English page followed by its French
+    version, if it has one."""
+    return [
+        page
+        for english in english_pages()
+        for page in (english, FRENCH / english.relative_to(DOCS))
+        if page.exists() or page == english
+    ]
+
+
+def english_pages() -> list[Path]:
+    """The pages ``mkdocs.yml``'s nav names, in its order."""
     config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
 
     def flatten(entries: Any) -> Iterator[str]:

@@ -12,12 +12,14 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
+import yaml
 from markdown.extensions.toc import slugify
 
 from tests.once import once_per_run
-from tests.project.test_docs import DOCS, README, ROOT, nav_pages
+from tests.project.test_docs import DOCS, FRENCH, README, ROOT, english_pages, nav_pages
 
 PICTURES = DOCS / "pictures"
 MARKDOWN_LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)")
@@ -74,6 +76,64 @@ def test_the_site_builds_strictly_with_every_page_of_the_nav(site: Path) -> None
         built = site / page.relative_to(DOCS).with_suffix(".html")
         assert built.exists(), built
     assert "Positions to check your reading" in (site / "rules.html").read_text()  # RULES.md
+
+
+def french_pages() -> list[Path]:
+    """Every page of the site's French tree."""
+    return sorted(FRENCH.rglob("*.md"))
+
+
+def test_every_french_page_translates_a_page_of_the_nav() -> None:
+    """A page under ``docs/fr/`` takes the place of the English page of its name in the French
+    site: one with no English page would be built nowhere anyone can reach."""
+    pages = french_pages()
+    assert FRENCH / "table.md" in pages
+    english = set(english_pages())
+    assert [page for page in pages if DOCS / page.relative_to(FRENCH) not in english] == []
+
+
+def test_a_french_page_keeps_its_english_page_s_anchors() -> None:
+    """In the French site a link to ``table.md#computer-levels`` (from a page with no French
+    version) leads to the French guide: each of its headings gives its English heading's anchor."""
+    for page in french_pages():
+        assert anchors(page) == anchors(DOCS / page.relative_to(FRENCH)), page
+
+
+def test_the_french_pages_carry_a_french_interface(site: Path) -> None:
+    """The French guide is built with Material's interface in French (its table of contents, its
+    search, its navigation), the English guide's address unchanged, and each links to the other
+    through the language menu."""
+    english = (site / "table.html").read_text(encoding="utf-8")
+    french = (site / "fr" / "table.html").read_text(encoding="utf-8")
+    assert '<html lang="en"' in english and '<html lang="fr"' in french
+    assert "Table of contents" in english and "Table des matières" not in english
+    for words in ("Table des matières", 'placeholder="Rechercher"', "Sélectionner la langue"):
+        assert words in french, words
+    assert "Table of contents" not in french and 'placeholder="Search"' not in french
+    labels = set(re.findall(r'<span class="md-ellipsis">\s*([^<]*?)\s*</span>', french))
+    assert {"Accueil", "À la table", "Règles et variantes"} <= labels
+    assert "Home" not in labels
+    assert 'href="fr/table.html" hreflang="fr"' in english
+    assert 'href="../table.html" hreflang="en"' in french
+    assert "Ce guide s'adresse aux joueurs" in french and "Saisir une manche" in french
+
+
+def test_every_nav_title_has_its_french() -> None:
+    """The French site's navigation is French: each title of the nav has its French in the
+    plugin's ``nav_translations``."""
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    (i18n,) = [plugin["i18n"] for plugin in config["plugins"] if "i18n" in plugin]
+    (french,) = [language for language in i18n["languages"] if language["locale"] == "fr"]
+
+    def titles(entries: list[Any]) -> list[str]:
+        found: list[str] = []
+        for entry in entries:
+            ((title, value),) = entry.items()
+            found += [title, *titles(value)] if isinstance(value, list) else [title]
+        return found
+
+    assert len(titles(config["nav"])) >= 10
+    assert set(titles(config["nav"])) == set(french["nav_translations"])
 
 
 def test_a_broken_link_fails_the_build(tmp_path: Path) -> None:

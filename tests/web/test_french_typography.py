@@ -336,3 +336,109 @@ def test_the_offline_queue_s_note_agrees_with_its_count(sqlite_app: Flask) -> No
     assert texts["waiting_why_one"].startswith("Elle est gardée sur ce téléphone")
     assert texts["waiting_many"] == "{n} manches en attente"
     assert texts["waiting_why_many"].startswith("Elles sont gardées sur ce téléphone")
+
+
+DOCS_FRENCH = Path(__file__).resolve().parents[2] / "docs" / "fr"
+"""The site's French pages (``mkdocs.yml``: the French tree of the documentation)."""
+NUMBER_SLIPS = {
+    "a breakable space between a number and its unit": re.compile(
+        r"\d[ \n](?:km|px|s|secondes|%)(?!\w)"
+    ),
+    "a breakable space or none around ±": re.compile(r"(?<=\d)[ \n]?±|±[ \n]?(?=\d)"),
+    "a breakable space or none after §": re.compile(r"§[ \n]?(?=\d)"),
+    "a number's thousands on two lines": re.compile(r"\d\n\d{3}(?!\d)"),
+    "a hyphen for a minus sign": re.compile(r"(?<![\w/.:-])-(?=\d)"),
+}
+"""What a page of the documentation must not have either, beyond :data:`SLIPS`: a number and
+what goes with it stay on one line (``700\u00a0km``, ``27,6\u00a0±\u00a08,1``, ``§\u00a012``),
+and a negative number has its minus sign (−25)."""
+GUIDE_WORDS = {
+    '"partie virtuelle" (the pages say "partie dans l\'appli")': re.compile(
+        r"\bparties? virtuelles?\b", re.IGNORECASE
+    ),
+    '"tendances" (the player\'s page says "Évolution")': re.compile(
+        r"\btendances?\b", re.IGNORECASE
+    ),
+    '"jeton" (the pages say "clé" for a table, "lien" for a seat)': re.compile(
+        r"\bjetons?\b", re.IGNORECASE
+    ),
+    '"1000 Bornes" (the game is Mille Bornes)': re.compile(r"\b1\W?000 Bornes\b", re.IGNORECASE),
+}
+"""Words the players' guide does not use, for the pages' own words: one word for each idea."""
+MARKUP = {
+    "x": re.compile(r"^```.*?^```|`[^`\n]*`|https?://\S+", re.MULTILINE | re.DOTALL),
+    "]": re.compile(r"\]\([^)\s]*\)"),
+    "": re.compile(r"\{[^}\n]*\}|<!--.*?-->|^[ \t]*(?:!!!|\?\?\?\+?)[ \t]*[\w-]+", re.M | re.S),
+}
+"""What a Markdown page holds that is not French prose, and what stands for it when the page is
+read: its code and addresses (a word), link targets, attribute lists ({ width="270" },
+{#anchor}), comments and the marks of a note (!!! note)."""
+
+
+def prose(markdown: str) -> str:
+    """The text of a Markdown page that a reader reads as French."""
+    for stand_in, markup in MARKUP.items():
+        markdown = markup.sub(stand_in, markdown)
+    return markdown
+
+
+def docs_flaws(text: str, words: dict[str, re.Pattern[str]] | None = None) -> list[str]:
+    """Every slip in a page of the documentation: a French text's, a number's, and a word the
+    pages say otherwise."""
+    flaws = typography_flaws(text)
+    for kind, slip in {**NUMBER_SLIPS, **(words or {})}.items():
+        flaws += [
+            f"{kind} at {text[max(m.start() - 12, 0) : m.end() + 6]!r}" for m in slip.finditer(text)
+        ]
+    return flaws
+
+
+@pytest.mark.parametrize(
+    "sample",
+    [
+        "l'objectif est de 700 km",
+        "une cote de 27,6 ± 8,1",
+        "une cote de 27,6\u00a0±8,1",
+        "ce que chacune change (§12)",
+        "une distance de -25\u00a0km",
+        "une barre vers 5 000",
+        "une barre vers 5\n000",
+        "toutes les 5\nsecondes",
+        "une partie virtuelle",
+        "ses tendances",
+        "le jeton de la table",
+        "À vous de jouer – 1000 Bornes",
+    ],
+)
+def test_the_docs_check_catches_each_kind_of_slip(sample: str) -> None:
+    assert docs_flaws(sample, GUIDE_WORDS) != []
+
+
+def test_the_docs_check_leaves_good_french_and_markup_alone() -> None:
+    good = (
+        "L'objectif est de 700\u00a0km (1\u202f000 avec l'allonge)\u202f: voyez le §\u00a012,"
+        " une cote de 27,6\u00a0±\u00a08,1 et −25\u00a0km. Une partie dans l'appli, son"
+        " Évolution, la clé de la table, le lien d'une place, au Mille Bornes."
+    )
+    assert docs_flaws(good, GUIDE_WORDS) == []
+    markup = (
+        "Ouvrez `http://<adresse>:5000/` ([les réglages](../command-line.md#settings))\u202f:\n"
+        '![Une image.](../pictures/fr/home.png){ width="270" }\n\n'
+        "## Servir la table {#serving-the-table}\n\n"
+        '```console\n$ openssl req -days 825 -subj "/CN=x" ; echo 1 000 km\n```\n'
+    )
+    assert docs_flaws(prose(markup), GUIDE_WORDS) == []
+
+
+def test_every_french_page_of_the_docs_reads_as_a_french_typographer_would() -> None:
+    """The French pages of the site (the players' guide first) are set as the app's French is,
+    and the players' guide uses the pages' own words."""
+    pages = sorted(DOCS_FRENCH.rglob("*.md"))
+    assert DOCS_FRENCH / "table.md" in pages
+    flawed = {}
+    for page in pages:
+        words = GUIDE_WORDS if page.name == "table.md" else None
+        flaws = docs_flaws(prose(page.read_text(encoding="utf-8")), words)
+        if flaws:
+            flawed[page.name] = flaws
+    assert flawed == {}
