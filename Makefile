@@ -136,8 +136,11 @@ test-pure: $(VENV)/.installed-test
 # while it matches the source (scorekeeper/engine_build.py; Python started from the top of the
 # tree still finds the source first); otherwise the source, saying why.
 ENGINE_PTH = "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/compiled-engine.pth"
+# Whether this machine can compile the engine: the reason on standard output if not, the words of
+# the compiler it tried (a missing Python.h, say) in build/probe.log, not on the console.
+WHY_NOT_COMPILED = mkdir -p $(LOGS) && $(BIN)/python setup.py why_not_compiled 2> $(LOGS)/probe.log
 engine: $(VENV)/.installed-compiler
-	@if reason="$$($(BIN)/python setup.py why_not_compiled)"; then \
+	@if reason="$$($(WHY_NOT_COMPILED))"; then \
 		$(MAKE) --no-print-directory $(COMPILED)/.engine && \
 		echo "import scorekeeper.engine_build as build; build.use_compiled('$(CURDIR)/$(COMPILED)')" \
 			> $(ENGINE_PTH) && \
@@ -150,7 +153,7 @@ engine: $(VENV)/.installed-compiler
 # The compiled engine and the reference players beside it, for the benchmarks, if this machine can
 # build them; else why not.
 compiled: $(VENV)/.installed-compiler
-	@if reason="$$($(BIN)/python setup.py why_not_compiled)"; then \
+	@if reason="$$($(WHY_NOT_COMPILED))"; then \
 		$(MAKE) --no-print-directory $(COMPILED)/.reference; \
 	else \
 		echo "No compiled engine: $$reason."; \

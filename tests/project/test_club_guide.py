@@ -18,11 +18,16 @@ What stands in for a real server (the guide's last section says the same to its 
   as :mod:`tests.commands.installed` does (Debian's Python, the tests' packages);
 - ``$repository`` is a git repository made from the working tree (a global ``safe.directory``
   names it, since root owns it), given a second commit before the upgrade so that the rollback
-  leaves a detached HEAD;
-- not run: the HTTPS section (the proxies' tests load ``deploy/nginx.conf`` and
-  ``deploy/Caddyfile``). Added: after the service starts, a table made through the API; after
-  ``git pull``, the block of "Install, and migrate" (the guide says to run it again there); marks
-  saying where the clone's HEAD is after the rollback and at the end.
+  leaves a detached HEAD, and a third after the rollback, the fixed version;
+- not run: the section for a machine without ``sudo`` (``su -`` would install a package and add a
+  user to a group on this machine; the walk runs as root, where nothing is missing), and the HTTPS
+  section (the proxies' tests load ``deploy/nginx.conf`` and ``deploy/Caddyfile``).
+- added: after the service starts, a table made through the API; before and after the restore,
+  which of the table's two tokens (the first, and the one ``sk new-token`` gave it after the
+  backup) opens it; the restore again, as a second restore the same day; after ``git pull``, the
+  block of "Install, and migrate" (the guide says to run it again there); after the rollback, a
+  fixed version upgraded to as the guide says, its first block run again; marks saying where the
+  clone's HEAD is after the rollback and at the end.
 """
 
 from __future__ import annotations
@@ -51,7 +56,7 @@ IN_CI = os.environ.get("CI") == "true"
 SERVICE_USER = "scorekeeper"
 MOVED = ("/srv/scorekeeper", "/etc/scorekeeper", "/etc/systemd/system", "/var/backups/scorekeeper")
 SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-NOT_RUN = ("HTTPS in front",)
+NOT_RUN = ("No `sudo`?", "HTTPS in front")
 """Sections whose blocks the walk leaves out, and why: see the module's docstring."""
 
 
@@ -115,6 +120,15 @@ def test_postgresql_commands_run_as_a_user_postgresql_knows() -> None:
         for command in ("createdb", "createuser", "dropdb", "pg_restore", "pg_dump"):
             if re.search(rf"\b{command}\b", line):
                 assert re.search(rf"sudo -u (postgres|{SERVICE_USER}) {command}\b", line), line
+
+
+def test_the_way_to_sudo_names_the_admin_and_finds_adduser() -> None:
+    """The one block the walk cannot run (it would change this machine's users): ``$USER`` in
+    double quotes is the admin's name, expanded before ``su``; ``su -`` is a login shell, whose
+    PATH has /usr/sbin, where adduser is (plain ``su`` keeps the user's PATH on Debian)."""
+    ((_, block),) = section("No `sudo`?").blocks
+    assert block == 'su - -c "apt-get install -y sudo && adduser $USER sudo"'
+    assert "No `sudo`?" in NOT_RUN
 
 
 # --- The backup units and script -----------------------------------------------------------
@@ -437,6 +451,31 @@ sides = [{"players": [ids[0]]}, {"players": [ids[1]]}]
 game = post(f"{url}/games", {"players": 2, "sides": sides}, token)
 post(f"{url}/games/{game['id']}/hands", {"sides": [{"distance": 25}, {"distance": 50}]}, token)
 print(f"@@seeded table {table['id']}")
+print(f"@@token {token}")
+"""
+
+TOKENS = """\
+# Which of table 1's tokens open it: the first (the seed's), and the last one sk new-token gave it;
+# both read from what the walk printed so far.
+import re, sys, urllib.error, urllib.request
+from pathlib import Path
+
+printed = Path(sys.argv[1]).read_text()
+first = re.search(r"^@@token (\\S+)$", printed, re.M)[1]
+newer = re.findall(r"^Token \\(shown this once\\): (\\S+)$", printed, re.M)[-1]
+
+def status(token):
+    request = urllib.request.Request(
+        "http://127.0.0.1:{port}/api/v1/tables/1/players",
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    try:
+        with urllib.request.urlopen(request) as answer:
+            return answer.status
+    except urllib.error.HTTPError as refused:
+        return refused.code
+
+print(f"@@tokens {sys.argv[2]}: the first {status(first)}, the newer {status(newer)}")
 """
 
 
@@ -572,14 +611,19 @@ def fakes(machine: Machine) -> None:
 
 
 def script(machine: Machine, repository: Path) -> str:
-    """The bash session: the guide's blocks, moved, with the walk's few additions."""
+    """The bash session: the guide's blocks, moved, with the walk's few additions (the module's
+    docstring lists them). Its standard output goes to ``walk.out``, which it reads itself."""
+    tokens = (
+        f"{sys.executable} - {machine.root}/walk.out '{{when}}' <<'EOF'\n"
+        f"{TOKENS.replace('{port}', str(machine.port))}EOF"
+    )
     lines = [
         "set -euo pipefail",
         "umask 022",
         "trap 'echo \"@@failed at line $LINENO: $BASH_COMMAND\" >&2' ERR",
         f"cd {machine.root}/home/admin",
     ]
-    install_block = section("Install, and migrate").blocks[0][1]
+    install_block = machine.moved(section("Install, and migrate").blocks[0][1])
     for each in sections():
         if each.heading in NOT_RUN:
             continue
@@ -588,21 +632,40 @@ def script(machine: Machine, repository: Path) -> str:
                 f"git -C {repository} commit -q --allow-empty -m 'A new version'",
                 "echo '@@origin has a new version'",
             ]
+        blocks = []
         for number, (line, block) in enumerate(each.blocks):
             block = re.sub(r"(?m)^repository=.*$", f"repository={repository}", machine.moved(block))
+            blocks.append(block)
+            if each.heading == "Restoring a backup":
+                lines.append(tokens.replace("{when}", "before the restore"))
             lines += [f"echo '@@block {line}'", block]
             if each.heading == "The service":
                 lines.append(
                     f"{sys.executable} - <<'EOF'\n{SEED.replace('{port}', str(machine.port))}EOF"
                 )
+            if each.heading == "Restoring a backup":
+                lines += [
+                    tokens.replace("{when}", "after the restore"),
+                    "echo '@@restored again'",
+                    block,
+                ]
             if each.heading == "Upgrading, and rolling back":
                 if number == 0:
-                    lines += ["echo '@@install again'", machine.moved(install_block)]
+                    lines += ["echo '@@install again'", install_block]
                 if number == 2:
                     lines.append(
                         'echo "@@head after the rollback: $(sudo -u scorekeeper git rev-parse '
                         '--abbrev-ref HEAD)"'
                     )
+        if each.heading == "Upgrading, and rolling back":
+            # A fixed version is out: the guide's upgrade again, from the commit rolled back to.
+            lines += [
+                f"git -C {repository} commit -q --allow-empty -m 'A fixed version'",
+                "echo '@@origin has a fixed version'",
+                blocks[0],
+                install_block,
+                blocks[1],
+            ]
     lines.append(
         f'echo "@@head at the end: $(cd {machine.root}/srv/scorekeeper && sudo -u scorekeeper '
         'git rev-parse --abbrev-ref HEAD)"'
@@ -647,24 +710,36 @@ def test_the_guide_works_word_for_word_as_the_service_user(machine: Machine) -> 
     session = script(machine, repository)
     (machine.root / "walk.sh").write_text(session)
 
-    ran = subprocess.run(
-        [sys.executable, "-c", WALK, machine.root / "walk.sh", machine.root / "bin" / "systemctl"],
-        cwd=machine.root,
-        env={
-            "PATH": f"{machine.root}/bin:{SYSTEM_PATH}",
-            "HOME": f"{machine.root}/home/admin",
-            "LANG": "C.UTF-8",
-            "PGHOST": str(machine.pg_socket),
-            "PGPORT": str(machine.pg_port),
-            "GIT_CONFIG_GLOBAL": str(machine.root / "gitconfig"),
-            "GIT_AUTHOR_NAME": "Test",
-            "GIT_AUTHOR_EMAIL": "test@example.org",
-            "GIT_COMMITTER_NAME": "Test",
-            "GIT_COMMITTER_EMAIL": "test@example.org",
-        },
-        capture_output=True,
-        text=True,
-        timeout=900,
+    out = machine.root / "walk.out"
+    with out.open("w") as walk_out:
+        walked = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                WALK,
+                machine.root / "walk.sh",
+                machine.root / "bin" / "systemctl",
+            ],
+            cwd=machine.root,
+            env={
+                "PATH": f"{machine.root}/bin:{SYSTEM_PATH}",
+                "HOME": f"{machine.root}/home/admin",
+                "LANG": "C.UTF-8",
+                "PGHOST": str(machine.pg_socket),
+                "PGPORT": str(machine.pg_port),
+                "GIT_CONFIG_GLOBAL": str(machine.root / "gitconfig"),
+                "GIT_AUTHOR_NAME": "Test",
+                "GIT_AUTHOR_EMAIL": "test@example.org",
+                "GIT_COMMITTER_NAME": "Test",
+                "GIT_COMMITTER_EMAIL": "test@example.org",
+            },
+            stdout=walk_out,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=900,
+        )
+    ran = subprocess.CompletedProcess(
+        walked.args, walked.returncode, out.read_text(), walked.stderr
     )
     journal = machine.root / "journal" / "scorekeeper.service.log"
     server_log = journal.read_text() if journal.exists() else ""
@@ -677,9 +752,11 @@ def test_the_guide_works_word_for_word_as_the_service_user(machine: Machine) -> 
     assert owners(clone) == {SERVICE_USER}
     assert owners(machine.root / "var" / "backups" / "scorekeeper") == {SERVICE_USER}
 
-    # The service answered, and logged no error.
+    # The service answered, and logged no error. It opened no control socket: gunicorn's
+    # default one, under the service's home, is read-only under ProtectSystem=strict.
     assert printed[block_line("The service", "curl")] == "200\n"
     assert "Traceback" not in server_log
+    assert "Control server" not in server_log and not (clone / ".gunicorn").exists()
     assert "@@seeded table 1" in ran.stdout
 
     # The tables, a new token, a table moved through a file in the admin's folder.
@@ -700,24 +777,52 @@ def test_the_guide_works_word_for_word_as_the_service_user(machine: Machine) -> 
     backup_line = block_line("Backups, every night", "journalctl")
     assert "Backed up to " in printed[backup_line]
 
-    # The restore: the app switched to a new database holding what the backup held (the
-    # table imported after it is not there), the service restarted on it.
+    # The restore, twice: each time the app switched to a new database holding what the backup
+    # held (the table imported after it is not there), the service restarted on it; the second
+    # database's name did not clash with the first's.
     restore_line = block_line("Restoring a backup", "pg_restore")
     listed = [
         row.split() for row in printed[restore_line].splitlines() if row[:3].strip().isdigit()
     ]
-    assert [(row[0], row[-1]) for row in listed] == [("1", "Club")], printed[restore_line]
+    assert [(row[0], row[-1]) for row in listed] == [("1", "Club")] * 2, printed[restore_line]
     environment = (machine.root / "etc" / "scorekeeper" / "env").read_text()
     (database,) = re.findall(
-        r"(?m)^DATABASE_URL=postgresql://scorekeeper@/(scorekeeper_\d{8})$", environment
+        r"(?m)^DATABASE_URL=postgresql://scorekeeper@/(scorekeeper_\d{8}_\d{6})$", environment
     )
-    assert f"database: postgresql+psycopg://scorekeeper@/{database}" in server_log
+    served = re.findall(
+        r"database: postgresql\+psycopg://scorekeeper@/(scorekeeper_\w+)", server_log
+    )
+    restored = sorted(set(served) - {"scorekeeper"})
+    assert len(restored) == 2 and restored[-1] == database and served[-1] == database, served
+    databases = subprocess.run(
+        ["runuser", "-u", "postgres", "--", "psql", "-h", machine.pg_socket, "-p"]
+        + [str(machine.pg_port), "-Atc", "SELECT datname FROM pg_database"],
+        capture_output=True, text=True, check=True,
+    ).stdout.split()  # fmt: skip
+    assert set(restored) <= set(databases)
+    # The tokens came back as the backup held them, as the guide warns: the one sk new-token
+    # gave the table after the backup stopped working, and the first works again.
+    assert "@@tokens before the restore: the first 401, the newer 200" in ran.stdout
+    assert "@@tokens after the restore: the first 200, the newer 401" in ran.stdout
 
-    # The upgrade pulled the new version; the rollback left a detached HEAD, and git said so;
-    # the guide's line brought the clone back to its branch.
+    # The upgrade pulled the new version; the rollback left a detached HEAD, and git said so.
+    # The fixed version's upgrade noted the commit running, the one rolled back to, not the
+    # branch's tip (the bad version), then came back to the branch and pulled the fix.
     assert "@@head after the rollback: HEAD" in ran.stdout
     assert "detached HEAD" in ran.stderr
+    first, bad, fixed = subprocess.run(
+        ["git", "-C", repository, "rev-list", "--reverse", "main"],
+        capture_output=True, text=True, check=True,
+    ).stdout.split()  # fmt: skip
+    notes = re.findall(r"(?m)^Running ([0-9a-f]{40}), database at (\w+)$", ran.stdout)
+    assert [commit for commit, _ in notes] == [first, first], (notes, bad)
+    assert notes[0][1] == notes[1][1]
     assert "@@head at the end: main" in ran.stdout
+    running = subprocess.run(
+        ["runuser", "-u", SERVICE_USER, "--", "git", "-C", clone, "rev-parse", "HEAD"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    assert running == fixed
     # The admin's next shell has sk.
     later = subprocess.run(
         ["bash", "-c", ". ~/.bashrc && declare -F sk"],

@@ -9,6 +9,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -56,6 +57,18 @@ def test_the_unit_is_unprivileged_after_postgresql_and_restarts_on_failure() -> 
     assert "postgresql.service" in settings["After"][0].split()
     assert settings["Restart"] == ["on-failure"]
     assert settings["EnvironmentFile"] == ["/etc/scorekeeper/env"]
+
+
+def test_the_unit_opens_no_control_socket() -> None:
+    """gunicorn 25.1 and later open a control socket under the user's home unless told not to;
+    under ``ProtectSystem=strict`` that home is read-only and every start logs an error. The
+    floor in pyproject.toml is the first version that knows the flag."""
+    (started,) = unit()["ExecStart"]
+    assert "--no-control-socket" in shlex.split(started)
+    assert unit()["ProtectSystem"] == ["strict"]
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    (floor,) = [each for each in project["dependencies"] if each.startswith("gunicorn")]
+    assert floor == "gunicorn>=25.1"
 
 
 def test_systemd_reads_the_unit_without_a_complaint(tmp_path: Path) -> None:
