@@ -212,7 +212,7 @@ def test_french_pages_write_numbers_the_french_way(
     french_page = {"Accept-Language": "fr"}
     board = client.get(f"/t/{table_id}/games/{game_id}", headers=french_page).text
     assert f'data-side="0" data-points="6400">6{NARROW_NBSP}400</span>' in board
-    assert f"victoire de Ann avec 6{NARROW_NBSP}400 points" in board  # the winner's banner
+    assert f"Ann l&#39;emporte avec 6{NARROW_NBSP}400 points" in board  # the winner's banner
     history = cells(client.get(f"/t/{table_id}/history", headers=french_page).text)
     # Ann: 1 game, 1 won, 100 %, 6,400 / 3 hands, best hand 4,000.
     ann = ["Ann", "1", "1", "100\xa0%", f"2{NARROW_NBSP}133,3", f"4{NARROW_NBSP}000"]
