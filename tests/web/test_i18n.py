@@ -241,7 +241,7 @@ def test_the_french_export_speaks_french_and_opens_in_a_french_spreadsheet(
     french = client.get(url, headers={"Accept-Language": "fr"}).text.splitlines()
     assert french[0].split(",") == [
         "partie",
-        "finie le (UTC)",
+        "terminée le (UTC)",
         "joueurs",
         "manches",
         "numéro du camp",
@@ -261,7 +261,7 @@ def test_the_french_export_speaks_french_and_opens_in_a_french_spreadsheet(
     )
     assert spreadsheet.data.startswith(codecs.BOM_UTF8)
     rows = spreadsheet.data.decode("utf-8-sig").splitlines()
-    assert rows[0].split(";")[:2] == ["partie", "finie le (UTC)"]
+    assert rows[0].split(";")[:2] == ["partie", "terminée le (UTC)"]
     assert rows[1].split(";")[-3:] == ["gagnée", "non", "27,6354"]  # a French decimal comma
     english = client.get(url, headers={"Accept-Language": "en"}).text.splitlines()
     assert english[0].split(",") == list(HISTORY_COLUMNS)  # the API's pinned file
