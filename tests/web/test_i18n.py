@@ -327,3 +327,16 @@ def test_the_statistics_count_the_games_their_win_rate_counts(sqlite_app: Flask)
     history = cells(page)
     assert history[:4] == ["Ann", "1", "1", "100%"]
     assert history[8:12] == ["Bob", "1", "0", "0%"]
+
+
+def test_one_english_word_is_two_french_words_where_their_contexts_differ(
+    finished_game: tuple[FlaskClient, int, int],
+) -> None:
+    """The history's column counts coups-fourrés ("coups fourrés"); the hand form's button marks
+    one ("coup fourré"): the column's msgid has a context of its own."""
+    client, table_id, game_id = finished_game
+    french_page = {"Accept-Language": "fr"}
+    history = client.get(f"/t/{table_id}/history", headers=french_page).text
+    assert "<th>coups fourrés</th>" in history
+    assert french().get("coup-fourré").string == "coup fourré"
+    assert french().get("coup-fourré", context="statistics").string == "coups fourrés"
