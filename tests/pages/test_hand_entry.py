@@ -303,7 +303,7 @@ def test_the_names_are_french_in_french(page: Page, live_server: str) -> None:
     expect(button(page, "Ann\u202f: As du volant, coup fourré")).to_have_attribute(
         "aria-pressed", "true"
     )
-    button(page, "Bob\u202f: ajouter 200 km").tap()
+    button(page, "Bob\u202f: ajouter 200\u202fkm").tap()
     expect(page.locator("[data-bar-summary]")).to_contain_text("Bob 200")
     expect_no_horizontal_scroll(page)
 

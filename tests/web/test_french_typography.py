@@ -31,6 +31,7 @@ BAD_SPACING = re.compile(
 )
 """A plain space (which may break the line) or none at all where French wants a no-break one."""
 VOWELS = "aeiouyàâäéèêëîïôöùûüœæ"
+PLACEHOLDER = r"%\(\w+\)[sd]"
 JSON_EXAMPLE = re.compile(r"\{[^{}]*\}")
 
 MSGID = r"""\{\{\s*_\(\s*(["'])([^"']*)\1[^}]*\}\}"""
@@ -59,11 +60,19 @@ SLIPS = {
         rf"(?<![\w-])(?:de|que|le|la|ce|ne|se|jusque|lorsque|puisque)\s+(?=[{VOWELS}])",
         re.IGNORECASE,
     ),
+    "a breakable space or none between a number and its unit": re.compile(
+        rf"(?:\d|{PLACEHOLDER})(?:[ ]|)km\b"
+    ),
+    "a breakable space or none around ±": re.compile(r"[ \d]±|±(?=[ \d%])"),
+    "§ not followed by a no-break space": re.compile(rf"§(?![{SPACED}])"),
+    "a hyphen for a minus sign": re.compile(rf"(?<![\w-])-(?=\d|{PLACEHOLDER})"),
 }
 """Each kind of slip a French text must not have, beyond the spaces before ; : ! ? (the apostrophe
 chosen is the plain one, which the cards' own names use: "Panne d'essence"). "de", "que", "le",
 "la" before a vowel are elided, which a sentence can do only for the words it writes itself: before
-a name it is said another way (test_every_french_sentence_takes_any_name)."""
+a name it is said another way (test_every_french_sentence_takes_any_name). A number and its unit,
+and ± between two numbers, are held together by a narrow no-break space, as the digits of 1 000
+are; § by a no-break space ("§ 5"); a negative number has the minus sign (−25), not a hyphen."""
 
 
 def spacing_flaws(text: str) -> list[str]:
@@ -96,6 +105,10 @@ BAD_SAMPLES = {
     "English quotation marks": "“Ann” n'est pas un nombre.",
     '"virtuel" for a computer player': "Des joueurs virtuels prennent les places libres.",
     "a de, que, le or la not elided before a vowel": "Partie terminée\u202f: victoire de Anne.",
+    "a breakable space or none between a number and its unit": "Pour %(side)s, %(distance)s km",
+    "a breakable space or none around ±": "il faut un nombre entier, à ±%(limit)s au plus",
+    "§ not followed by a no-break space": "les bottes se gardent (règles §12).",
+    "a hyphen for a minus sign": "Pour Anne, -25\u202fkm\u202f: une distance ne peut pas",
 }
 """One slip of each kind, as the catalog once had them."""
 
@@ -113,8 +126,9 @@ def test_the_typography_check_catches_each_kind_of_slip(kind: str) -> None:
         "«\u202f%(card)s\u202f»\u202f: les bottes se gardent",
         "Allonger à 1\u202f000 bornes\u202f? 101 cartes à 2 ou 3 joueurs, 2\u202f133,3 points",
         "Ce n'est pas au tour de la place 2\u202f; la partie virtuelle 3 est en cours.",
-        "Le jour 2026-11-27, à 12:30, 25 et 50 km",
+        "Le jour 2026-11-27, à 12:30, 25 et 50\u202fkm",
         "Envoyez-le avec l'en-tête, importez-la avec --as-new\u202f; le jeu de Bob, la place 2",
+        "27,6\u202f±\u202f8,1 (±), entre \u22122\u202f000 et 2\u202f000, règles §\u00a05",
     ],
 )
 def test_the_typography_check_leaves_good_french_alone(sample: str) -> None:
@@ -399,3 +413,17 @@ def test_the_offline_queue_s_note_agrees_with_its_count(sqlite_app: Flask) -> No
     assert texts["waiting_why_one"].startswith("Elle est gardée sur ce téléphone")
     assert texts["waiting_many"] == "{n} manches en attente"
     assert texts["waiting_why_many"].startswith("Elles sont gardées sur ce téléphone")
+
+
+def test_a_negative_number_has_the_minus_sign_in_french_only(sqlite_app: Flask) -> None:
+    from scorekeeper.pages.ratings import one_place
+    from scorekeeper.web.i18n import number, use_language
+
+    with sqlite_app.test_request_context(headers={"Accept-Language": "fr"}):
+        assert (number(-1025), number(1025), one_place(-3.25)) == (
+            "\u22121\u202f025",
+            "1\u202f025",
+            "\u22123,2",
+        )
+        use_language("en")
+        assert (number(-1025), one_place(-3.25)) == ("-1,025", "-3.2")
