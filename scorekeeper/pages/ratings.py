@@ -21,6 +21,7 @@ from scorekeeper.results.standings import player_statistics
 from scorekeeper.schemas import load
 from scorekeeper.schemas.ratings import SeasonQuerySchema
 from scorekeeper.web.auth import table_player
+from scorekeeper.web.i18n import with_minus_sign
 from scorekeeper.web.words import level_name
 
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ def one_place(value: float) -> str:
     column of ratings lines up. Written with the locale's symbols around Python's own
     formatting: Babel's ``format_decimal`` took a quarter of a leaderboard's time."""
     decimal, group = _symbols(str(flask_babel.get_locale()))
-    return f"{value:,.1f}".translate({ord(","): group, ord("."): decimal})
+    return with_minus_sign(f"{value:,.1f}".translate({ord(","): group, ord("."): decimal}))
 
 
 @lru_cache(maxsize=16)

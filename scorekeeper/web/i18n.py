@@ -122,8 +122,20 @@ def use_language(code: str) -> None:
 
 
 def number(value: float) -> str:
-    """A number as people of the request's language write it: "1,493.8", "1 493,8"."""
-    return str(flask_babel.format_decimal(value))
+    """A number as people of the request's language write it: "1,493.8", "1 493,8"; a
+    negative one with French typography's minus sign, "−25", where English keeps "-25"."""
+    return with_minus_sign(str(flask_babel.format_decimal(value)))
+
+
+MINUS_SIGN = "\u2212"
+
+
+def with_minus_sign(written: str) -> str:
+    """A number written by Babel, its hyphen for a minus turned into the minus sign (U+2212) for
+    a French reader: Babel's French data keeps the hyphen, which French typography does not."""
+    if written.startswith("-") and language() == Language.FR:
+        return MINUS_SIGN + written[1:]
+    return written
 
 
 def percent(value: float) -> str:

@@ -89,7 +89,7 @@ def test_the_typical_team_hand_takes_at_most_ten_taps(page: Page, live_server: s
     start_game(page, live_server, "Typical", players=4)
     taps = Taps(page)
     # Team A: 6 × 100 and 2 × 200 (1,000 km), Driving Ace, Right of Way as a coup-fourré.
-    taps.tap(button(page, "Team A: 1000 km in all"))
+    taps.tap(button(page, "Team A: 1,000 km in all"))
     taps.tap(radio(page, "Team A: 2 × 200 km"))
     taps.tap(button(page, "Team A: Driving Ace"))
     taps.tap(button(page, "Team A: Right of Way"), times=2)
@@ -111,7 +111,7 @@ def test_the_typical_team_hand_takes_at_most_ten_taps(page: Page, live_server: s
 def test_all_four_safeties(page: Page, live_server: str) -> None:
     start_game(page, live_server, "Four safeties", players=4)
     taps = Taps(page)
-    taps.tap(button(page, "Team A: 1000 km in all"))
+    taps.tap(button(page, "Team A: 1,000 km in all"))
     taps.tap(radio(page, "Team A: 2 × 200 km"))
     for safety in ("Driving Ace", "Extra Tank", "Puncture Proof"):
         taps.tap(button(page, f"Team A: {safety}"))
@@ -149,7 +149,7 @@ def test_a_six_player_hand_with_three_teams(page: Page, live_server: str) -> Non
     taps = Taps(page)
     # Team C calls the extension at 700 and completes 1,000 with one 200 and a coup-fourré
     # (Puncture Proof); Team A 450 km; Team B 0 km.
-    taps.tap(button(page, "Team C: 1000 km in all"))
+    taps.tap(button(page, "Team C: 1,000 km in all"))
     taps.tap(radio(page, "Team C: 1 × 200 km"))
     taps.tap(button(page, "Team C: Puncture Proof"), times=2)
     taps.tap(button(page, "Team A: add 200 km"), times=2)
@@ -195,7 +195,7 @@ def test_the_trip_follows_the_distances_until_chosen(page: Page, live_server: st
     button(page, "Bob: Clear the distance").tap()
     expect(nobody).to_be_checked()
     # Ann at 1,000: an extension was called, most likely by Ann, and she completed it.
-    button(page, "Ann: 1000 km in all").tap()
+    button(page, "Ann: 1,000 km in all").tap()
     expect(radio(page, "Extension called by Ann")).to_be_checked()
     expect(radio(page, "Trip completed by Ann")).to_be_checked()
     # The table says Bob called it at 700 and Ann overtook him: the choice sticks.
@@ -303,7 +303,7 @@ def test_the_names_are_french_in_french(page: Page, live_server: str) -> None:
     expect(button(page, "Ann\u202f: As du volant, coup fourré")).to_have_attribute(
         "aria-pressed", "true"
     )
-    button(page, "Bob\u202f: ajouter 200 km").tap()
+    button(page, "Bob\u202f: ajouter 200\u202fkm").tap()
     expect(page.locator("[data-bar-summary]")).to_contain_text("Bob 200")
     expect_no_horizontal_scroll(page)
 
@@ -330,7 +330,7 @@ def test_each_refusal_shows_beside_its_side_as_it_is_typed(page: Page, live_serv
     """A refusal of the rules appears in the fieldset of the side its path names while the hand
     is filled, and the bar leads to it; put right, it goes."""
     start_game(page, live_server, "Refusal", players=4)
-    button(page, "Team A: 1000 km in all").tap()
+    button(page, "Team A: 1,000 km in all").tap()
     page.locator("#side-1 details.claims summary").tap()
     page.get_by_role("checkbox", name="Team B: Shutout").check()
     beside_b = page.locator("#side-1 .side-problems .problem")
@@ -518,7 +518,7 @@ def test_card_counts_and_claims_fold_apart(page: Page, live_server: str) -> None
     claims.locator("summary").tap()
     expect(page.get_by_role("checkbox", name="Team A: Shutout")).to_be_visible()
     expect(cards.locator(".stepper").first).to_be_hidden()
-    button(page, "Team A: 1000 km in all").tap()
+    button(page, "Team A: 1,000 km in all").tap()
     cards.locator("summary").tap()
     line = cards.locator(".cards-total")
     # A km total is typed: the counts are optional, and the line never says "0 km" under it.
@@ -536,7 +536,7 @@ def test_what_the_form_suggests_is_in_the_bar(page: Page, live_server: str, play
     bar says what the form chose, in two short lines beside Save whatever the number of sides."""
     start_game(page, live_server, f"Suggest {players}", players=players)
     last = "Team C" if players == 6 else "Team B"
-    button(page, f"{last}: 1000 km in all").tap()
+    button(page, f"{last}: 1,000 km in all").tap()
     suggestion = page.locator("[data-bar-suggest]")
     expect(suggestion).to_be_in_viewport()
     expect(suggestion).to_contain_text(f"Trip: {last}")

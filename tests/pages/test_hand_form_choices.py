@@ -55,7 +55,7 @@ def four_player_hand_with_nobody(page: Page, server: str, name: str) -> str:
     1,100 km (typed) and "Nobody" chosen for the trip; the scoreboard's URL."""
     start_game(page, server, name, players=4)
     scoreboard = page.url.rsplit("/hands/", 1)[0]
-    button(page, "Team A: 1000 km in all").tap()
+    button(page, "Team A: 1,000 km in all").tap()
     expect(radio(page, "Trip completed by Team A")).to_be_checked()  # suggested
     page.get_by_label("Team B: Distance (km)").fill("1100")
     nobody(page).check()
@@ -95,7 +95,7 @@ def test_what_the_script_suggested_is_still_a_suggestion_after_a_refusal(
     """Only a person's choices are kept as choices: after a refusal, what the script had suggested
     (the trip, the 0 × 200 km of the side that completed it) still follows the distances."""
     start_game(page, live_server, "Suggestions stay suggestions", players=4)
-    button(page, "Team A: 1000 km in all").tap()
+    button(page, "Team A: 1,000 km in all").tap()
     page.get_by_label("Team B: Distance (km)").fill("1100")
     expect(radio(page, "Trip completed by Team A")).to_be_checked()
     expect(radio(page, "Team A: 0 × 200 km")).to_be_checked()
@@ -122,7 +122,7 @@ def test_a_refused_extension_keeps_nobody_called(page: Page, live_server: str) -
     table says nobody called one: refused (beyond 700 with no extension), and "Nobody" stays."""
     start_game(page, live_server, "No extension", players=2)
     scoreboard = page.url.rsplit("/hands/", 1)[0]
-    button(page, "Ann: 1000 km in all").tap()
+    button(page, "Ann: 1,000 km in all").tap()
     expect(radio(page, "Extension called by Ann")).to_be_checked()  # suggested
     nobody_called(page).check()
     expect(nobody(page)).to_be_checked()  # 1,000 is not the 700 in force without an extension
@@ -195,7 +195,7 @@ def test_the_offline_queues_copy_keeps_nobody(page: Page, live_server: str) -> N
     expect(page.get_by_label("Team A: Distance (km)")).to_have_value("")
     expect(page.get_by_label("Team B: Distance (km)")).to_have_value("")
     # The form, blank for the next hand, has nothing chosen: it follows the distances again.
-    button(page, "Team A: 1000 km in all").tap()
+    button(page, "Team A: 1,000 km in all").tap()
     expect(radio(page, "Trip completed by Team A")).to_be_checked()
     button(page, "Team A: Clear the distance").tap()
     expect(nobody(page)).to_be_checked()

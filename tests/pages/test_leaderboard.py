@@ -66,7 +66,7 @@ def test_the_leaderboard_ranks_the_table_with_uncertainty(page: Page, live_serve
     rows = page.locator("table.leaderboard tbody tr")
     expect(rows.locator("td:nth-child(2)")).to_have_text(["Ann", "Bob", "Cat"])
     expect(rows.first.locator("td.rating")).to_have_text(
-        re.compile(r"^\d+\.\d ± \d\.\d provisional$")
+        re.compile(r"^\d+\.\d\s±\s\d\.\d provisional$")
     )
     fits_the_phone(page)
 
@@ -87,7 +87,7 @@ def test_the_leaderboard_in_french(page: Page, live_server: str) -> None:
     expect(page.locator("html")).to_have_attribute("lang", "fr")
     expect(page.get_by_role("heading", level=1)).to_have_text("Classement")
     first = page.locator("table.leaderboard tbody tr").first.locator("td.rating")
-    expect(first).to_have_text(re.compile(r"^\d+,\d ± \d,\d provisoire$"))  # decimal commas
+    expect(first).to_have_text(re.compile(r"^\d+,\d\s±\s\d,\d provisoire$"))  # decimal commas
     expect(page.get_by_role("link", name="Cette année")).to_be_visible()
     fits_the_phone(page)
 

@@ -30,6 +30,8 @@ BAD_SPACING = re.compile(
     rf"[ ]+[;:!?»]|(?<![{SPACED}\s(])[;!?](?=\s|$)|(?<=[^\W\d_])[:](?=\s|$)|«(?![{SPACED}])"
 )
 """A plain space (which may break the line) or none at all where French wants a no-break one."""
+VOWELS = "aeiouyàâäéèêëîïôöùûüœæ"
+PLACEHOLDER = r"%\(\w+\)[sd]"
 JSON_EXAMPLE = re.compile(r"\{[^{}]*\}")
 
 MSGID = r"""\{\{\s*_\(\s*(["'])([^"']*)\1[^}]*\}\}"""
@@ -54,9 +56,23 @@ SLIPS = {
     '"virtuel" for a computer player': re.compile(
         r"\b(?:joueu(?:r|rs|se|ses)|adversaires?)\s+virtuel|\bvirtuels?\b", re.IGNORECASE
     ),
+    "a de, que, le or la not elided before a vowel": re.compile(
+        rf"(?<![\w-])(?:de|que|le|la|ce|ne|se|jusque|lorsque|puisque)\s+(?=[{VOWELS}])",
+        re.IGNORECASE,
+    ),
+    "a breakable space or none between a number and its unit": re.compile(
+        rf"(?:\d|{PLACEHOLDER})(?:[ ]|)km\b"
+    ),
+    "a breakable space or none around ±": re.compile(r"[ \d]±|±(?=[ \d%])"),
+    "§ not followed by a no-break space": re.compile(rf"§(?![{SPACED}])"),
+    "a hyphen for a minus sign": re.compile(rf"(?<![\w-])-(?=\d|{PLACEHOLDER})"),
 }
 """Each kind of slip a French text must not have, beyond the spaces before ; : ! ? (the apostrophe
-chosen is the plain one, which the cards' own names use: "Panne d'essence")."""
+chosen is the plain one, which the cards' own names use: "Panne d'essence"). "de", "que", "le",
+"la" before a vowel are elided, which a sentence can do only for the words it writes itself: before
+a name it is said another way (test_every_french_sentence_takes_any_name). A number and its unit,
+and ± between two numbers, are held together by a narrow no-break space, as the digits of 1 000
+are; § by a no-break space ("§ 5"); a negative number has the minus sign (−25), not a hyphen."""
 
 
 def spacing_flaws(text: str) -> list[str]:
@@ -88,6 +104,11 @@ BAD_SAMPLES = {
     "another apostrophe than '": "l’export contient la graine",
     "English quotation marks": "“Ann” n'est pas un nombre.",
     '"virtuel" for a computer player': "Des joueurs virtuels prennent les places libres.",
+    "a de, que, le or la not elided before a vowel": "Partie terminée\u202f: victoire de Anne.",
+    "a breakable space or none between a number and its unit": "Pour %(side)s, %(distance)s km",
+    "a breakable space or none around ±": "il faut un nombre entier, à ±%(limit)s au plus",
+    "§ not followed by a no-break space": "les bottes se gardent (règles §12).",
+    "a hyphen for a minus sign": "Pour Anne, -25\u202fkm\u202f: une distance ne peut pas",
 }
 """One slip of each kind, as the catalog once had them."""
 
@@ -105,7 +126,9 @@ def test_the_typography_check_catches_each_kind_of_slip(kind: str) -> None:
         "«\u202f%(card)s\u202f»\u202f: les bottes se gardent",
         "Allonger à 1\u202f000 bornes\u202f? 101 cartes à 2 ou 3 joueurs, 2\u202f133,3 points",
         "Ce n'est pas au tour de la place 2\u202f; la partie virtuelle 3 est en cours.",
-        "Le jour 2026-11-27, à 12:30, 25 et 50 km",
+        "Le jour 2026-11-27, à 12:30, 25 et 50\u202fkm",
+        "Envoyez-le avec l'en-tête, importez-la avec --as-new\u202f; le jeu de Bob, la place 2",
+        "27,6\u202f±\u202f8,1 (±), entre \u22122\u202f000 et 2\u202f000, règles §\u00a05",
     ],
 )
 def test_the_typography_check_leaves_good_french_alone(sample: str) -> None:
@@ -133,6 +156,60 @@ def test_every_french_text_is_set_as_a_french_typographer_would() -> None:
     texts = french_texts()
     assert len(texts) > 500
     flawed = {key: typography_flaws(text) for key, text in texts.items() if typography_flaws(text)}
+    assert flawed == {}
+
+
+NAMED = (
+    "name", "names", "side", "sides", "other", "seat", "player", "caller", "callers", "computer",
+    "table", "winner", "leader",
+)  # fmt: skip
+"""The placeholders a name fills: a player's, a side's or a team's, a computer's, a table's."""
+NAMES = ("Anne", "Ordinateur 2 (Club)", "Élodie", "Bob")
+"""Names beginning with a vowel (a computer's French name among them) and with a consonant."""
+
+
+def with_names(text: str, name: str) -> str:
+    """A French text with every name in it ``name``, every other fact a number."""
+    return re.sub(r"%\((\w+)\)[sd]", lambda m: name if m.group(1) in NAMED else "3", text)
+
+
+def misplaced_names(text: str, name: str) -> list[str]:
+    """Where ``text`` puts ``name`` after a word that would need eliding ("de Anne", "que
+    Élodie") or elides one before a consonant ("d'Bob"); or after "du", "au", which no name
+    takes."""
+    named = re.escape(name)
+    if name[0].lower() in VOWELS:
+        before = r"(?:de|que|le|la|ce|jusque|lorsque|puisque)\s+"
+    else:
+        before = r"(?:d|qu|l|jusqu|lorsqu|puisqu)'\s*"
+    found = re.finditer(rf"(?<![\w-])(?:{before}|(?:du|au|des|aux)\s+){named}", text, re.I)
+    return [text[max(m.start() - 12, 0) : m.end()] for m in found]
+
+
+def test_the_name_check_catches_a_word_left_unelided_before_a_name() -> None:
+    assert misplaced_names("Partie terminée\u202f: victoire de Anne.", "Anne") != []
+    assert misplaced_names("Au tour de Ordinateur 2 (Club)…", "Ordinateur 2 (Club)") != []
+    assert misplaced_names("Jeu posé de Élodie", "Élodie") != []
+    assert misplaced_names("Jeu posé d'Bob", "Bob") != []
+    assert misplaced_names("Au tour de Bob, puis de la place d'Anne. À Anne de jouer", "Bob") == []
+    assert misplaced_names("À Anne de jouer, le camp Anne, Pour Anne, l'Anne", "Anne") == []
+
+
+def test_every_french_sentence_takes_any_name() -> None:
+    """Each French text of the catalog that a name fills, filled with names beginning with a
+    vowel and with a consonant: none reads "victoire de Anne" or "Au tour de Ordinateur 2"."""
+    named = {
+        key: text
+        for key, text in french_texts().items()
+        if set(re.findall(r"%\((\w+)\)[sd]", text)) & set(NAMED)
+    }
+    assert len(named) > 100
+    flawed = {
+        key: misplaced
+        for key, text in named.items()
+        for name in NAMES
+        if (misplaced := misplaced_names(with_names(text, name), name))
+    }
     assert flawed == {}
 
 
@@ -350,7 +427,7 @@ NUMBER_SLIPS = {
     "a hyphen for a minus sign": re.compile(r"(?<![\w/.:-])-(?=\d)"),
 }
 """What a page of the documentation must not have either, beyond :data:`SLIPS`: a number and
-what goes with it stay on one line (``700\u00a0km``, ``27,6\u00a0±\u00a08,1``, ``§\u00a012``),
+what goes with it stay on one line (``700\u00a0km``, ``27,6\u202f±\u202f8,1``, ``§\u00a012``),
 and a negative number has its minus sign (−25)."""
 GUIDE_WORDS = {
     '"partie virtuelle" (the pages say "partie dans l\'appli")': re.compile(
@@ -417,7 +494,7 @@ def test_the_docs_check_catches_each_kind_of_slip(sample: str) -> None:
 def test_the_docs_check_leaves_good_french_and_markup_alone() -> None:
     good = (
         "L'objectif est de 700\u00a0km (1\u202f000 avec l'allonge)\u202f: voyez le §\u00a012,"
-        " une cote de 27,6\u00a0±\u00a08,1 et −25\u00a0km. Une partie dans l'appli, son"
+        " une cote de 27,6\u202f±\u202f8,1 et −25\u00a0km. Une partie dans l'appli, son"
         " Évolution, la clé de la table, le lien d'une place, au Mille Bornes."
     )
     assert docs_flaws(good, GUIDE_WORDS) == []
@@ -442,3 +519,17 @@ def test_every_french_page_of_the_docs_reads_as_a_french_typographer_would() -> 
         if flaws:
             flawed[page.name] = flaws
     assert flawed == {}
+
+
+def test_a_negative_number_has_the_minus_sign_in_french_only(sqlite_app: Flask) -> None:
+    from scorekeeper.pages.ratings import one_place
+    from scorekeeper.web.i18n import number, use_language
+
+    with sqlite_app.test_request_context(headers={"Accept-Language": "fr"}):
+        assert (number(-1025), number(1025), one_place(-3.25)) == (
+            "\u22121\u202f025",
+            "1\u202f025",
+            "\u22123,2",
+        )
+        use_language("en")
+        assert (number(-1025), one_place(-3.25)) == ("-1,025", "-3.2")

@@ -212,7 +212,7 @@ def test_french_pages_write_numbers_the_french_way(
     french_page = {"Accept-Language": "fr"}
     board = client.get(f"/t/{table_id}/games/{game_id}", headers=french_page).text
     assert f'data-side="0" data-points="6400">6{NARROW_NBSP}400</span>' in board
-    assert f"victoire de Ann avec 6{NARROW_NBSP}400 points" in board  # the winner's banner
+    assert f"Ann l&#39;emporte avec 6{NARROW_NBSP}400 points" in board  # the winner's banner
     history = cells(client.get(f"/t/{table_id}/history", headers=french_page).text)
     # Ann: 1 game, 1 won, 100 %, 6,400 / 3 hands, best hand 4,000.
     ann = ["Ann", "1", "1", "100\xa0%", f"2{NARROW_NBSP}133,3", f"4{NARROW_NBSP}000"]
@@ -241,7 +241,7 @@ def test_the_french_export_speaks_french_and_opens_in_a_french_spreadsheet(
     french = client.get(url, headers={"Accept-Language": "fr"}).text.splitlines()
     assert french[0].split(",") == [
         "partie",
-        "finie le (UTC)",
+        "terminée le (UTC)",
         "joueurs",
         "manches",
         "numéro du camp",
@@ -261,7 +261,7 @@ def test_the_french_export_speaks_french_and_opens_in_a_french_spreadsheet(
     )
     assert spreadsheet.data.startswith(codecs.BOM_UTF8)
     rows = spreadsheet.data.decode("utf-8-sig").splitlines()
-    assert rows[0].split(";")[:2] == ["partie", "finie le (UTC)"]
+    assert rows[0].split(";")[:2] == ["partie", "terminée le (UTC)"]
     assert rows[1].split(";")[-3:] == ["gagnée", "non", "27,6354"]  # a French decimal comma
     english = client.get(url, headers={"Accept-Language": "en"}).text.splitlines()
     assert english[0].split(",") == list(HISTORY_COLUMNS)  # the API's pinned file
@@ -327,3 +327,16 @@ def test_the_statistics_count_the_games_their_win_rate_counts(sqlite_app: Flask)
     history = cells(page)
     assert history[:4] == ["Ann", "1", "1", "100%"]
     assert history[8:12] == ["Bob", "1", "0", "0%"]
+
+
+def test_one_english_word_is_two_french_words_where_their_contexts_differ(
+    finished_game: tuple[FlaskClient, int, int],
+) -> None:
+    """The history's column counts coups-fourrés ("coups fourrés"); the hand form's button marks
+    one ("coup fourré"): the column's msgid has a context of its own."""
+    client, table_id, game_id = finished_game
+    french_page = {"Accept-Language": "fr"}
+    history = client.get(f"/t/{table_id}/history", headers=french_page).text
+    assert "<th>coups fourrés</th>" in history
+    assert french().get("coup-fourré").string == "coup fourré"
+    assert french().get("coup-fourré", context="statistics").string == "coups fourrés"
