@@ -22,7 +22,7 @@ from engine.rules import (
     UnsupportedPlayerCount,
     parse_variant,
 )
-from engine.sentences import N_, Fact, Sentence
+from engine.sentences import N_, Fact, Sentence, quoted
 
 _Named = TypeVar("_Named", Card, Category)
 
@@ -159,7 +159,7 @@ def read_rules(data: Mapping[str, Any], prefix: str = "") -> tuple[Rules | None,
                 "Mille Bornes is not played by %(players)s: play with 2, 3, 4 (two teams of two) "
                 "or 6 (three teams of two)."
             ),
-            players=repr(players),
+            players=quoted(players),
         )
     return rules, reader.problems
 
@@ -178,13 +178,13 @@ def variant_refusal(unknown: UnknownVariant) -> Sentence:
     if not unknown.key_known:
         return Sentence(
             N_("There is no variant called %(key)s; the variants are %(known)s."),
-            {"key": repr(unknown.key), "known": ", ".join(VARIANT_ENUMS)},
+            {"key": quoted(unknown.key), "known": ", ".join(VARIANT_ENUMS)},
         )
     return Sentence(
         N_("Variant %(key)s has no value %(value)s; it is one of %(known)s."),
         {
             "key": unknown.key,
-            "value": repr(unknown.value),
+            "value": quoted(unknown.value),
             "known": ", ".join(VARIANT_ENUMS[unknown.key]),
         },
     )
@@ -300,6 +300,6 @@ def _read_names(
             members.append(known[name])
         else:
             reader.problem(
-                code, f"{path}/{position}", unknown.template, **unknown.facts, name=repr(name)
+                code, f"{path}/{position}", unknown.template, **unknown.facts, name=quoted(name)
             )
     return tuple(members)

@@ -20,9 +20,28 @@ from engine.cards import Card
 from engine.categories import Category
 from engine.vocabulary import card_name, category_name
 
-Fact = str | int | Card | Category | tuple[str, ...]
-"""What fills a placeholder: a name said as it is, a number, a card, a score category, or names
-listed ("Ann, Bob and Zoé")."""
+
+@dataclass(frozen=True, slots=True)
+class Quoted:
+    """What a reader wrote that the engine could not read, to be quoted as the reader's language
+    quotes ('foo' in English, « foo » in French): the engine says what it was, not which quotes."""
+
+    text: str
+
+
+Fact = str | int | Card | Category | tuple[str, ...] | Quoted
+"""What fills a placeholder: a name said as it is, a number, a card, a score category, names
+listed ("Ann, Bob and Zoé"), or a value quoted."""
+
+
+def quoted(value: object) -> Fact:
+    """``value``, something a reader wrote, as a sentence shows it: a text quoted, anything else
+    as Python writes it (``None``, ``3``, ``[1, 2]``).
+
+    >>> english_fact(quoted("foo")), english_fact(quoted(None)), english_fact(quoted(3))
+    ("'foo'", 'None', '3')
+    """
+    return Quoted(value) if isinstance(value, str) else repr(value)
 
 
 Reason = tuple[str, dict[str, Fact]]
@@ -63,6 +82,8 @@ def english_fact(fact: Fact) -> str:
         return f"{fact:,}"
     if isinstance(fact, tuple):
         return english_list(fact)
+    if isinstance(fact, Quoted):
+        return f"'{fact.text}'"
     return fact
 
 

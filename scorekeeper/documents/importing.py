@@ -22,7 +22,7 @@ from engine.errors import EngineError, InvalidReport
 from engine.moves import move_from_dict
 from engine.report import variant_problem
 from engine.rules import Rules, UnknownVariant
-from engine.sentences import N_, Fact
+from engine.sentences import N_, Fact, quoted
 from engine.sheet import ScoreSheet
 from engine.virtual_game import VirtualGame
 from scorekeeper.documents.export import FORMAT, VERSION
@@ -83,7 +83,7 @@ def read(raw: bytes) -> dict[str, Any]:
         raise refusal(
             "/version",
             N_("This document is of version %(given)s; this server reads version %(version)s."),
-            given=repr(document.get("version")),
+            given=quoted(document.get("version")),
             version=VERSION,
         )
     return load(TableDocumentSchema(), document)
@@ -230,8 +230,8 @@ def _kept_problems(path: str, game: dict[str, Any], sheet: ScoreSheet) -> Iterat
             yield _problem(
                 where,
                 N_("The game's hands add up to %(rebuilt)s here, not %(stored)s."),
-                rebuilt=repr(value),
-                stored=repr(stored),
+                rebuilt=quoted(value),
+                stored=quoted(stored),
             )
 
 

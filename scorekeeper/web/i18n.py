@@ -20,7 +20,7 @@ from werkzeug.wrappers import Response
 from engine.cards import Card
 from engine.categories import Category
 from engine.problems import Problem
-from engine.sentences import N_, Fact, Sentence
+from engine.sentences import N_, Fact, Quoted, Sentence
 from engine.vocabulary import Language, card_name, category_name
 from scorekeeper.web.catalogs import DOMAIN, compiled_catalogs
 from scorekeeper.web.security import ONE_YEAR, is_https
@@ -63,6 +63,10 @@ def _local(fact: Fact) -> str:
         return number(fact)
     if isinstance(fact, tuple):
         return listed(fact)
+    if isinstance(fact, Quoted):
+        # TRANSLATORS: something a reader wrote that could not be read, in the quotes of the
+        # language (French: « foo », with narrow no-break spaces inside).
+        return gettext("'%(value)s'", value=fact.text)
     return fact
 
 

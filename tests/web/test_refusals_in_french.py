@@ -22,7 +22,7 @@ from engine.moves import CALL, Discard, PassCoupFourre, Play
 from engine.problems import Problem
 from engine.report import read_hand_report, read_rules
 from engine.rules import Rules
-from engine.sentences import Sentence
+from engine.sentences import Sentence, quoted
 from engine.sheet import read_sheet
 from engine.validation import check_report
 from engine.virtual_game import VirtualGame
@@ -241,3 +241,23 @@ def test_a_body_the_api_cannot_read_is_refused_in_the_language_asked(
         assert answer.status_code == status
         assert answer.mimetype == "application/problem+json"
         assert expected in answer.get_json()["detail"]
+
+
+def test_a_value_the_api_cannot_read_is_quoted_as_the_readers_language_quotes(
+    sqlite_app: Flask,
+) -> None:
+    """A variant's unknown value is quoted 'jamais' in English and « jamais » in French (narrow
+    no-break spaces inside the guillemets); a value that is not a text is written as sent."""
+    client = sqlite_app.test_client()
+    report = {
+        "players": 2,
+        "variants": {"shutout": "jamais"},
+        "sides": [{"distance": 300}, {"distance": 450}],
+    }
+    french = client.post("/api/v1/score", json=report, headers={"Accept-Language": "fr"})
+    english = client.post("/api/v1/score", json=report)
+    assert "\u00ab\u202fjamais\u202f\u00bb" in french.json["errors"][0]["detail"]
+    assert "'jamais'" in english.json["errors"][0]["detail"]
+    assert "'jamais'" not in french.json["errors"][0]["detail"]
+    with sqlite_app.test_request_context(headers={"Accept-Language": "fr"}):
+        assert say(Sentence("%(value)s", {"value": quoted(None)})) == "None"
