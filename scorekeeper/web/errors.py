@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, Response, current_app, has_request_context, json, render_template, request
+from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException, InternalServerError
@@ -108,6 +109,12 @@ for developers ("The server encountered an internal error...")."""
 
 
 TOO_LARGE = N_("The request is larger than the %(limit)s KiB this server reads.")
+FORM_EXPIRED = N_(
+    "This form has expired, or was not sent from this site's page: load the page again, then "
+    "send it once more."
+)
+"""What a page's form refused for its CSRF token is told (Flask-WTF's own words are English
+only, and name the token, which a player has never heard of)."""
 
 
 def handle_http_exception(error: HTTPException) -> Response:
@@ -121,7 +128,9 @@ def handle_http_exception(error: HTTPException) -> Response:
     if status == 413 and description == type(error).description:
         limit = (current_app.config.get("MAX_CONTENT_LENGTH") or 0) // 1024
         return respond_with(problem_document(status, gettext(TOO_LARGE, limit=limit)), headers)
-    if description == type(error).description:
+    if isinstance(error, CSRFError):
+        description = FORM_EXPIRED
+    elif description == type(error).description:
         description = OWN_WORDS.get(status, description)
     return respond_with(problem_document(status, gettext(description)), headers)
 

@@ -10,7 +10,7 @@ from flask import has_request_context
 
 from engine.problems import Problem
 from engine.sentences import N_
-from scorekeeper.web.i18n import ngettext, say
+from scorekeeper.web.i18n import gettext, ngettext, say
 from scorekeeper.web.request_ids import instance
 
 PROBLEM_JSON = "application/problem+json"
@@ -34,7 +34,9 @@ def problem_document(
     in every language)."""
     document: dict[str, Any] = {
         "type": type_,
-        "title": title or HTTPStatus(status).phrase,
+        # A title of the app's own is said in the reader's language (RFC 9457 lets it change
+        # with the language alone); HTTP's phrases are the protocol's, in English.
+        "title": gettext(title) if title else HTTPStatus(status).phrase,
         "status": status,
         "detail": detail,
     }

@@ -4,6 +4,7 @@ way; the language follows the switch or the browser."""
 from __future__ import annotations
 
 import codecs
+import html
 import json
 import os
 import re
@@ -299,6 +300,26 @@ def test_page_forms_need_their_csrf_token(sqlite_app: Flask) -> None:
     response = sqlite_app.test_client().post("/tables", data={"name": "No token"})
     assert response.status_code == 400
     assert response.mimetype == "text/html"
+    assert "load the page again" in response.text and "CSRF" not in response.text
+
+
+def test_a_form_refused_for_its_token_is_told_in_french(sqlite_app: Flask) -> None:
+    """Flask-WTF's own words ("The CSRF token is missing.") are English only, and name a token
+    a player has never heard of."""
+    french = {"Accept-Language": "fr"}
+    response = sqlite_app.test_client().post("/tables", data={"name": "x"}, headers=french)
+    assert response.status_code == 400
+    assert "Ce formulaire a expiré" in html.unescape(response.text)
+    assert "CSRF" not in response.text
+
+
+def test_a_problems_own_title_is_said_in_the_readers_language(sqlite_app: Flask) -> None:
+    report = {"players": 2, "sides": [{"distance": 1300}, {"distance": 0}]}
+    client = sqlite_app.test_client()
+    french = client.post("/api/v1/score", json=report, headers={"Accept-Language": "fr"})
+    english = client.post("/api/v1/score", json=report)
+    assert (english.status_code, english.json["title"]) == (422, "Report refused")
+    assert (french.status_code, french.json["title"]) == (422, "Manche refusée")
 
 
 def test_the_french_undo_button_says_yes_and_its_way_back_says_back(
