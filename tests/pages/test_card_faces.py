@@ -103,7 +103,7 @@ def test_a_coup_fourre_is_marked_on_the_tableau(app: Flask) -> None:
     )
     assert html.count("(coup-fourré)") == 1
     assert 'class="chip k-safety cf"' in html and 'class="chip k-safety"' in html
-    assert "<strong>250</strong> / 1,000 km" in html  # the English way, as every number shown
+    assert "<strong>250</strong> / 1,000&#8239;km" in html  # the English way, held to its unit
     assert "attacked" not in html
 
 

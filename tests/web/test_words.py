@@ -51,7 +51,7 @@ def test_a_refusal_names_an_unnamed_side_in_french(client: FlaskClient) -> None:
     answer = client.post("/api/v1/score", json=refused, headers=FRENCH)
     assert answer.status_code == 422
     details = " ".join(error["detail"] for error in answer.json["errors"])
-    assert "Pour Camp A, 710\u00a0km" in details or "Pour Camp A, 710 km" in details
+    assert "Pour Camp A, 710\u202fkm" in details  # the number held to its unit
     assert "Pour Camp B" in details
     assert "Side" not in details
 
