@@ -41,6 +41,18 @@ from tests import postgres
 pytest_plugins = ["tests.slow_first"]
 
 IN_CI = os.environ.get("CI") == "true"
+
+
+def require(missing: str | None, purpose: str) -> None:
+    """Go on if nothing is ``missing`` (a sentence saying what is, and how to install it);
+    otherwise skip the test, saying why, or under CI fail it: a green CI run always means
+    ``purpose`` was run for real."""
+    if missing:
+        if IN_CI:
+            pytest.fail(f"{purpose}: {missing}")
+        pytest.skip(missing)
+
+
 # Virtual games in tests ask the people of an attacked side one after another, as with no
 # coup-fourré window: the window runs on the clock, and its own tests set it and the clock.
 os.environ.setdefault("SCOREKEEPER_VIRTUAL_CHANCE_WINDOW", "0")
@@ -148,11 +160,7 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[str]:
     """The URL of a migrated PostgreSQL database for the session."""
-    missing = postgres.binaries_missing()
-    if missing:
-        if IN_CI:
-            pytest.fail(f"CI needs PostgreSQL for these tests: {missing}")
-        pytest.skip(missing)
+    require(postgres.binaries_missing(), "CI needs PostgreSQL for these tests")
     with postgres.cluster() as server:
         admin = create_engine(server, isolation_level="AUTOCOMMIT")
         with admin.connect() as connection:

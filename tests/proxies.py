@@ -33,10 +33,11 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import require
+
 ROOT = Path(__file__).resolve().parents[1]
 DEPLOY = ROOT / "deploy"
 SITE = "scores.example.org"
-IN_CI = os.environ.get("CI") == "true"
 
 
 Certificate = tuple[Path, Path]
@@ -48,10 +49,10 @@ def needed(tool: str) -> str:
     installs it)."""
     found = shutil.which(tool) or shutil.which(tool, path="/usr/sbin:/sbin")
     if found is None:
-        reason = f"{tool} is not on this machine (apt-get install -y {tool})"
-        if IN_CI:
-            pytest.fail(f"CI needs it to run the deploy examples: {reason}")
-        pytest.skip(reason)
+        require(
+            f"{tool} is not on this machine (apt-get install -y {tool})",
+            "CI needs it to run the deploy examples",
+        )
     return found
 
 

@@ -161,23 +161,18 @@ def application_limits(app: Flask) -> list[ApplicationLimit]:
     """Every category's limits, by address and by token, as the app's settings give them."""
     found = []
     for category in CATEGORIES:
-        found.append(
-            ApplicationLimit(
-                limit_provider=_setting(app, category.by_address),
-                key_function=client_address,
-                scope=f"{category.name}:address",
-                exempt_when=_exempt_unless(category.applies, by_token=False),
-            )
-        )
+        keyed = [("address", category.by_address, client_address)]
         if category.by_token is not None:
-            found.append(
-                ApplicationLimit(
-                    limit_provider=_setting(app, category.by_token),
-                    key_function=token_key,
-                    scope=f"{category.name}:token",
-                    exempt_when=_exempt_unless(category.applies, by_token=True),
-                )
+            keyed.append(("token", category.by_token, token_key))
+        found += [
+            ApplicationLimit(
+                limit_provider=_setting(app, setting),
+                key_function=key,
+                scope=f"{category.name}:{kind}",
+                exempt_when=_exempt_unless(category.applies, by_token=kind == "token"),
             )
+            for kind, setting, key in keyed
+        ]
     return found
 
 

@@ -21,23 +21,22 @@ from pathlib import Path
 import pytest
 
 from tests.commands import installed
+from tests.conftest import require
 from tests.postgres import scratch_database
 
 ROOT_RUN = os.geteuid() == 0
 USER = "nobody" if ROOT_RUN else None
 """Who runs the commands: ``nobody`` under root, else the user running the tests."""
 NAME = USER or pwd.getpwuid(os.geteuid()).pw_name
-IN_CI = os.environ.get("CI") == "true"
 
 
 @pytest.fixture(scope="module")
 def installation() -> Iterator[Path]:
     """The app installed in a folder of its own, belonging to the user who runs the commands."""
-    missing = installed.unreachable_for_others() if ROOT_RUN else None
-    if missing:
-        if IN_CI:
-            pytest.fail(f"CI runs these commands as another user: {missing}")
-        pytest.skip(missing)
+    require(
+        installed.unreachable_for_others() if ROOT_RUN else None,
+        "CI runs these commands as another user",
+    )
     folder = installed.folder_for_others("scorekeeper-user-")
     installed.install(folder, owner=USER)
     yield folder

@@ -20,10 +20,10 @@ import pytest
 from click.testing import CliRunner
 
 from scorekeeper.cli import cli
+from tests.conftest import require
 from tests.proxies import needed
 
 ROOT = Path(__file__).resolve().parents[2]
-IN_CI = os.environ.get("CI") == "true"
 
 
 def benchmark(script: str, *arguments: str, **options: Any) -> subprocess.CompletedProcess[str]:
@@ -43,10 +43,7 @@ def printed(script: str, *arguments: str) -> str:
 @pytest.mark.slow(28)
 def test_the_api_benchmark_prints_each_ratio_to_the_bare_endpoint() -> None:
     if shutil.which("wrk") is None:
-        reason = "wrk is not installed (Debian: apt-get install wrk)"
-        if IN_CI:
-            pytest.fail(f"CI needs {reason}")
-        pytest.skip(reason)
+        require("wrk is not installed (Debian: apt-get install wrk)", "CI needs it")
     stdout = printed("api_vs_bare.py", "--seconds", "1", "--rounds", "1", "--backend", "sqlite")
     for kind in ("GET game (12 hands)", "304 poll", "POST hand"):
         row = rf"^  {re.escape(kind)} +[\d,]+ +[\d,]+ +\d+\.\d\d +[\d.]+ +[\d.]+ +\d+\.\d\d$"

@@ -47,12 +47,12 @@ import pytest
 from flask import Flask
 
 from tests.commands import installed
+from tests.conftest import require
 from tests.postgres import _free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = ROOT / "docs" / "club.md"
 DEPLOY = ROOT / "deploy"
-IN_CI = os.environ.get("CI") == "true"
 SERVICE_USER = "scorekeeper"
 MOVED = ("/srv/scorekeeper", "/etc/scorekeeper", "/etc/systemd/system", "/var/backups/scorekeeper")
 SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
@@ -137,10 +137,10 @@ def test_the_way_to_sudo_names_the_admin_and_finds_adduser() -> None:
 def test_systemd_reads_the_backup_units_without_a_complaint(tmp_path: Path) -> None:
     """``systemd-analyze verify`` on the service and its timer, their paths pointing here."""
     if shutil.which("systemd-analyze") is None:
-        reason = "systemd-analyze is not on this machine (apt-get install -y systemd)"
-        if IN_CI:
-            pytest.fail(f"CI needs it to check the units: {reason}")
-        pytest.skip(reason)
+        require(
+            "systemd-analyze is not on this machine (apt-get install -y systemd)",
+            "CI needs it to check the units",
+        )
     for name in ("scorekeeper-backup.service", "scorekeeper-backup.timer"):
         text = (DEPLOY / name).read_text().replace("/srv/scorekeeper", str(ROOT))
         (tmp_path / name).write_text(text)
@@ -511,11 +511,7 @@ def walk_missing() -> str | None:
 def machine() -> Iterator[Machine]:
     """The folders of a Debian 12 server under a temporary root, PostgreSQL 15 running with
     Debian's peer authentication, and no ``scorekeeper`` user yet (the guide makes it)."""
-    missing = walk_missing()
-    if missing:
-        if IN_CI:
-            pytest.fail(f"CI walks the organiser's guide: {missing}")
-        pytest.skip(missing)
+    require(walk_missing(), "CI walks the organiser's guide")
     root = installed.folder_for_others("scorekeeper-guide-")
     _remove_a_user_left_by_an_earlier_walk()
     for folder in ("etc/systemd/system", "var/backups", "srv", "home/admin", "bin", "journal"):

@@ -23,7 +23,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from tests import postgres
-from tests.conftest import IN_CI, migrate
+from tests.conftest import migrate, require
 from tests.running import Background, wait_until_serving
 
 PHONES = 4
@@ -82,11 +82,7 @@ class Served:
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    missing = postgres.binaries_missing()
-    if missing:
-        if IN_CI:
-            pytest.fail(f"CI needs PostgreSQL for these tests: {missing}")
-        pytest.skip(missing)
+    require(postgres.binaries_missing(), "CI needs PostgreSQL for these tests")
     folder: Path = tmp_path_factory.mktemp("outage")
     with postgres.running_cluster() as cluster:
         admin = create_engine(cluster.url, isolation_level="AUTOCOMMIT")

@@ -31,7 +31,7 @@ from scorekeeper.storage.extensions import db
 from scorekeeper.web import limits
 from tests import redis_server
 from tests.api.conftest import TableAccess, create_table
-from tests.conftest import IN_CI, migrate
+from tests.conftest import migrate, require
 from tests.contract import ContractClient
 from tests.postgres import _free_port
 from tests.running import ask, wait_until_serving
@@ -385,11 +385,7 @@ def test_a_club_evening_behind_one_address_is_never_refused(
 @pytest.fixture
 def redis() -> Iterator[str]:
     """A Redis server of the test's own, by its URL."""
-    missing = redis_server.binary_missing()
-    if missing:
-        if IN_CI:
-            pytest.fail(f"CI runs the limits kept in Redis: {missing}")
-        pytest.skip(missing)
+    require(redis_server.binary_missing(), "CI runs the limits kept in Redis")
     with redis_server.server() as url:
         yield url
 
